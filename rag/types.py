@@ -1,0 +1,92 @@
+"""The data types of the pipeline, defined once."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+REFUSAL = "The indexed abstracts do not contain the answer to this question."
+
+
+class Paper(BaseModel):
+    """One abstract with its identity and optional metadata."""
+
+    paper_id: str
+    source: str = Field(description="File stem the paper came from.")
+    position: int = Field(description="1-based position among the file's abstracts.")
+    abstract: str = Field(description="Original text, untouched.")
+    label: str = ""
+    title: str | None = None
+    authors: list[str] | None = None
+    url: str | None = None
+
+
+class Chunk(BaseModel):
+    """A sentence of an abstract (the unit we embed and cite)."""
+
+    chunk_id: str
+    paper_id: str
+    sent_index: int
+    start: int = Field(description="Character offset of the sentence in the abstract.")
+    end: int
+    text: str = Field(description="The text embedded and searched (display-normalised sentence).")
+
+
+class SentenceHit(BaseModel):
+    """A sentence retrieved for a question, with its scores."""
+
+    chunk_id: str
+    paper_id: str
+    sent_index: int
+    quote: str = Field(description="Original sentence sliced from the abstract.")
+    text: str
+    dense: float | None = None
+    bm25: float | None = None
+    fused: float = 0.0
+
+
+class Hit(BaseModel):
+    """A retrieved paper: id, score and its best matching sentences."""
+
+    paper_id: str
+    label: str
+    title: str | None = None
+    score: float
+    dense: float = Field(0.0, description="Cosine of the question with the paper's mean sentence vector.")
+    bm25: float = Field(0.0, description="BM25 of the question against the whole abstract.")
+    sentence_score: float = Field(0.0, description="Best fused sentence score.")
+    best_cosine: float = Field(0.0, description="Best cosine of the question with one of its sentences.")
+    sentences: list[SentenceHit] = Field(default_factory=list)
+
+
+class Citation(BaseModel):
+    n: int
+    paper_id: str
+    label: str
+    title: str | None = None
+    quote: str
+
+
+class Source(BaseModel):
+    paper_id: str
+    score: float
+
+
+class Closest(BaseModel):
+    paper_id: str
+    label: str
+    score: float
+
+
+class Answer(BaseModel):
+    """What `rag ask --json` prints."""
+
+    question: str
+    answer: str
+    refused: bool
+    backend: str
+    latency_ms: float
+    citations: list[Citation] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    closest: list[Closest] = Field(default_factory=list)
+    explain: list[str] | None = Field(None, description="Why the evidence was chosen (with --explain).")
+    note: str | None = None

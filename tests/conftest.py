@@ -1,0 +1,70 @@
+"""Shared fixtures: a fake-embedder engine per test, one real-model index per session."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import rag  # noqa: F401  (offline environment)
+from rag.embed import HashEmbedder
+from rag.engine import Engine
+from rag.settings import PROJECT_ROOT, Settings
+
+DATA = PROJECT_ROOT / "data"
+EVAL = PROJECT_ROOT / "eval"
+TESTDATA = Path(__file__).parent / "data"
+
+
+def load_jsonl(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write_corpus(folder: Path, stem: str, abstracts: list[str], header: str = "Test papers") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stem}.txt"
+    path.write_text(header + "\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    return path
+
+
+SMALL = [
+    "We propose GraphMix, a regularizer for graph neural networks. GraphMix interpolates node features "
+    "between neighbours. It improves accuracy by 3.5% on the Cora benchmark.",
+    "Protein design needs accurate structure models. We introduce FoldNet, a diffusion model that "
+    "generates protein backbones. FoldNet designs 120 novel folds validated in the lab.",
+    "Quantization shrinks language models for phones. We present TinyQuant, which stores weights in 2 bits. "
+    "TinyQuant keeps 98% of the accuracy of the full model on reading comprehension.",
+    "Reinforcement learning agents explore poorly when rewards are sparse. We study curiosity bonuses "
+    "based on prediction error. Curiosity solves 12 of 15 hard exploration games.",
+]
+
+
+@pytest.fixture
+def fake_engine(tmp_path: Path) -> Engine:
+    """Real Chroma in tmp_path, deterministic hashing embedder: fast and still ranks."""
+    settings = Settings(home=tmp_path / "home", data_dir=tmp_path / "corpus")
+    write_corpus(tmp_path / "corpus", "small", SMALL)
+    return Engine(settings, embedder=HashEmbedder())
+
+
+@pytest.fixture(scope="session")
+def real_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The shipped corpus indexed once with the real model and real Chroma."""
+    home = tmp_path_factory.mktemp("real-home")
+    engine = Engine(Settings(home=home, data_dir=DATA))
+    report = engine.ensure_index()
+    assert report is not None and not report.errors
+    engine.warm()
+    yield engine
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["RAG_HOME"] = str(tmp_path / "home")
+    return env

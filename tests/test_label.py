@@ -1,0 +1,43 @@
+"""The labeller against a hand-made gold list of the names the 57 abstracts coin."""
+
+import json
+
+from rag.corpus import corpus_files, read_corpus_file
+from rag.label import coined_name, make_label, short_phrase
+from tests.conftest import DATA, TESTDATA
+
+
+def test_coined_names_against_gold() -> None:
+    gold = json.loads((TESTDATA / "coined_names.json").read_text(encoding="utf-8"))
+    names, alternates = gold["names"], gold["alternates"]
+    papers = {p.paper_id: p for f in corpus_files([DATA]) for p in read_corpus_file(f)}
+    assert set(papers) == set(names)
+    named = correct = 0
+    for pid, paper in papers.items():
+        got = coined_name(paper.abstract)
+        if got is None:
+            continue
+        named += 1
+        correct += got == names[pid] or got in alternates.get(pid, [])
+    n_gold = sum(v is not None for v in names.values())
+    precision = correct / named
+    recall = correct / n_gold
+    # The gold list holds 34 coined names (23 abstracts coin none), so "named" is bounded by 34.
+    assert precision >= 0.9, (precision, named)
+    assert recall >= 0.9, (recall, correct, n_gold)
+
+
+def test_fallback_label_is_short_phrase() -> None:
+    abstract = "Attention mechanism is a fundamental component of the transformer model, and it matters. More."
+    assert coined_name(abstract) is None
+    assert make_label(abstract) == "Attention mechanism is a fundamental component of the…"
+    assert short_phrase("Short one. Next sentence.") == "Short one"
+
+
+def test_names_from_patterns() -> None:
+    assert coined_name("We propose **FooNet**, a network. FooNet works.") == "FooNet"
+    assert coined_name("We introduce Speed-Based Sampling (SBS), a strategy. SBS helps.") == "SBS"
+    assert coined_name("The proposed framework, called **TraceGrad**, is new.") == "TraceGrad"
+    assert coined_name("Our method, FAST, is fast. FAST wins.") == "FAST"
+    # Names of other people's work are not ours.
+    assert coined_name("BERT is popular. We study LLMs and SGD.") is None

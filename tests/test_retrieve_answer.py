@@ -1,0 +1,98 @@
+"""Retrieval and extractive answers on a small corpus with the fake embedder."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rag.answer import answer, is_multi, is_referring
+from rag.engine import Engine
+from rag.text import match_form
+from rag.types import REFUSAL
+from tests.conftest import SMALL, write_corpus
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    fake_engine.ingest([tmp_path / "corpus", write_corpus(tmp_path / "more", "more", [*SMALL[2:], SMALL[0]])])
+    return fake_engine
+
+
+def test_ranking_is_deterministic_and_hits_carry_sentences(engine: Engine) -> None:
+    a = engine.retriever.retrieve("protein backbone diffusion model")
+    b = engine.retriever.retrieve("protein backbone diffusion model")
+    assert [h.paper_id for h in a.hits] == [h.paper_id for h in b.hits]
+    top = a.hits[0]
+    assert top.paper_id == "small#2" and top.label == "FoldNet"
+    assert top.sentences and "protein" in top.sentences[0].quote.lower()
+    assert len(a.hits) == 7  # every paper, since fewer than 10
+
+
+def test_filters_by_paper_and_file(engine: Engine) -> None:
+    hits = engine.retriever.retrieve("graph neural network regularizer", files=["more"]).hits
+    assert {h.paper_id.split("#")[0] for h in hits} == {"more"}
+    assert hits[0].paper_id == "more#3"
+    hits = engine.retriever.retrieve("quantization", papers=["small#1", "more#1"]).hits
+    assert [h.paper_id for h in hits] == ["more#1", "small#1"]
+
+
+def test_answer_cites_every_sentence_with_verbatim_quotes(engine: Engine) -> None:
+    a = answer("How many novel folds does FoldNet design?", retriever=engine.retriever)
+    assert not a.refused
+    sentences = [s for s in a.answer.split("\n") if s]
+    assert all(re.search(r"\[\d+\]$", s) for s in sentences)
+    assert "120" in a.answer
+    papers = engine.retriever.snapshot.papers
+    for c in a.citations:
+        assert c.quote in papers[c.paper_id].abstract  # sliced from the original text
+        assert c.paper_id in [s.paper_id for s in a.sources]
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", a.answer)} == {c.n for c in a.citations}
+
+
+def test_refusal_for_missing_detail_and_absent_topic(engine: Engine) -> None:
+    for q in ("What learning rate does TinyQuant use?", "Which paper studies federated learning on phones?"):
+        a = answer(q, retriever=engine.retriever)
+        assert a.refused, q
+        assert a.answer == REFUSAL and a.citations == []
+        assert a.closest and a.closest[0].label
+
+
+def test_multi_question_lists_papers(fake_engine: Engine, tmp_path: Path) -> None:
+    assert is_multi("Which papers study quantization?")
+    assert not is_multi("What does FoldNet generate?")
+    fake_engine.ingest([tmp_path / "corpus"])
+    q = "Which papers study graph regularizers or language quantization?"
+    a = answer(q, retriever=fake_engine.retriever, top_k=5)
+    assert not a.refused
+    lines = a.answer.splitlines()
+    assert len(lines) >= 2 and all(line.startswith("- ") for line in lines)
+    assert {c.label for c in a.citations} == {"GraphMix", "TinyQuant"}
+
+
+def test_followup_uses_history_paper_ids(engine: Engine) -> None:
+    assert is_referring("How many bits does it use?")
+    history = [
+        {"role": "user", "content": "Tell me about the quantization paper."},
+        {"role": "assistant", "content": "It compresses models.", "paper_ids": ["small#3"]},
+    ]
+    a = answer("How many bits does it store weights in?", retriever=engine.retriever, history=history)
+    assert a.sources[0].paper_id == "small#3"
+    assert "2 bits" in a.answer
+
+
+def test_followup_from_text_only(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Which paper designs protein backbones?"},
+        {"role": "assistant", "content": "FoldNet, a diffusion model for protein backbones."},
+    ]
+    a = answer("How many folds did it design?", retriever=engine.retriever, history=history)
+    assert a.sources[0].paper_id == "small#2" and "120" in a.answer
+
+
+def test_markers_in_source_text_never_become_citations(tmp_path: Path, fake_engine: Engine) -> None:
+    abstract = "We propose MarkNet [7], a marker model. MarkNet improves results by 4% [2]."
+    fake_engine.ingest([write_corpus(tmp_path / "m", "m", [abstract])])
+    a = answer("How much does MarkNet improve results?", retriever=fake_engine.retriever)
+    assert "[2]" not in a.answer and "(2)" in a.answer
+    assert {c.n for c in a.citations} == {1}
+    assert match_form(a.citations[0].quote) in match_form(abstract)

@@ -1,0 +1,46 @@
+import pytest
+
+from rag.text import clean, match_form, normalize_markdown, numbers, sentence_spans
+
+
+def split(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We gain 31.5% on ImageNet. This is good.", ["We gain 31.5% on ImageNet.", "This is good."]),
+        ("Methods, e.g. SGD, fail. We fix them.", ["Methods, e.g. SGD, fail.", "We fix them."]),
+        ("As Smith et al. showed, it works. We test it.", ["As Smith et al. showed, it works.", "We test it."]),
+        ("The rate is $O(n^{1.5})$, i.e. fast. We prove it.", ["The rate is $O(n^{1.5})$, i.e. fast.", "We prove it."]),
+        ("See Fig. 2 for details. We use U.S. data.", ["See Fig. 2 for details.", "We use U.S. data."]),
+        (
+            "We find two issues: (i) vanishing gradients and (ii) rank collapse. We fix both.",
+            ["We find two issues: (i) vanishing gradients and (ii) rank collapse.", "We fix both."],
+        ),
+        ("Prior work on *bias*. Recent studies show *x* -- a gap. Ok.", None),
+        ("", []),
+    ],
+)
+def test_sentence_spans(text: str, expected: list[str] | None) -> None:
+    got = split(text)
+    if expected is not None:
+        assert got == expected
+    # Spans always slice the original text and cover every word of it.
+    assert " ".join(got).split() == text.split()
+
+
+def test_markdown_normalised_but_original_kept() -> None:
+    raw = "The framework, called **TraceGrad**, uses *trace* and **grad**ient."
+    assert normalize_markdown(raw) == "The framework, called TraceGrad, uses trace and gradient."
+    assert clean("a  ``quoted''  word") == 'a "quoted" word'
+    assert match_form("The **Trace**_Grad_ `x`") == "the tracegrad x"
+
+
+@pytest.mark.parametrize(
+    ("text", "nums"),
+    [("6,658 questions", {"6658"}), ("31.5% and 2x", {"31.5", "2"}), ("no numbers", set()), ("v1.5-fold", set())],
+)
+def test_numbers(text: str, nums: set[str]) -> None:
+    assert numbers(text) == nums

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from rag.cite import CitationBuilder, display_sentence
 from rag.evidence import (
+    EVIDENCE_MAX,
+    MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
     MULTI_RATIO,
+    MULTI_SENTENCES,
     Features,
     Vocabulary,
     features,
@@ -22,7 +26,7 @@ from rag.types import REFUSAL, Answer, Closest, Hit, Paper, Source
 
 log = logging.getLogger(__name__)
 
-__all__ = ["answer", "is_multi", "is_referring"]
+__all__ = ["BACKENDS", "BackendUnavailable", "answer", "ask", "is_multi", "is_referring"]
 
 
 def history_context(history: list[dict[str, object]]) -> tuple[str, list[str]]:
@@ -51,6 +55,20 @@ def _explain(r: Retrieval, top_k: int) -> list[str]:
             b = f"{s.bm25:.2f}" if s.bm25 is not None else "-"
             lines.append(f"    sentence {s.sent_index}: dense={d} bm25={b} rrf={s.fused:.4f} :: {s.text[:90]}")
     return lines
+
+
+BACKENDS = ("extractive", "local", "openai")
+
+
+class BackendUnavailable(RuntimeError):
+    """The requested backend cannot run here (not installed or not configured)."""
+
+
+def ask(question: str, *, backend: str = "extractive", retriever: Retriever, **kw: Any) -> Answer:
+    """The one entry point `rag ask`, `rag chat`, `rag eval` and the app share."""
+    if backend != "extractive":
+        raise BackendUnavailable(f"backend {backend!r} is not available in this version; use extractive")
+    return answer(question, retriever=retriever, **kw)
 
 
 def answer(
@@ -139,7 +157,14 @@ def compose(
     candidates = hits[: len(focus)] if focus else hits[: min(top_k, 6) if multi else 1]
     accepted: list[tuple[Hit, list[tuple[str, str, float]], Features]] = []
     for h in candidates:
-        ev = select_evidence(question, snap.papers[h.paper_id], retriever, r.query_vec)
+        ev = select_evidence(
+            question,
+            snap.papers[h.paper_id],
+            retriever,
+            r.query_vec,
+            max_sentences=MULTI_SENTENCES if multi else EVIDENCE_MAX,
+            contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
+        )
         f = features(question, h, [q for _, q, _ in ev], vocab, followup=bool(focus))
         why.append(f"answerability {h.paper_id}: {f}")
         if f.answerable():
@@ -151,9 +176,7 @@ def compose(
     lines: list[str] = []
     for h, ev, _ in accepted:
         paper = snap.papers[h.paper_id]
-        parts = [
-            f"{display_sentence(quote)} [{builder.cite(paper, quote)}]" for _, quote, _ in (ev[:1] if multi else ev)
-        ]
+        parts = [f"{display_sentence(quote)} [{builder.cite(paper, quote)}]" for _, quote, _ in ev]
         lines.append(f"- {paper.label}: {' '.join(parts)}" if multi else " ".join(parts))
     refused = not accepted
     return Answer(

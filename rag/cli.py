@@ -16,7 +16,7 @@ from rag.settings import Settings
 
 log = logging.getLogger("rag")
 
-BACKENDS = ("extractive", "local", "openai")
+from rag.answer import BACKENDS, BackendUnavailable  # noqa: E402
 
 
 class UsageError(Exception):
@@ -79,11 +79,6 @@ def check_question(question: str, max_chars: int) -> str:
     return q
 
 
-def _need_backend(name: str) -> None:
-    if name != "extractive":
-        raise UsageError(f"backend {name!r} is not available in this version; use --backend extractive")
-
-
 def format_answer(a: Any) -> str:
     lines = [a.answer]
     if a.note:
@@ -103,18 +98,18 @@ def format_answer(a: Any) -> str:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from rag.answer import answer
+    from rag.answer import ask
 
     s = _settings()
     backend = args.backend or s.backend
-    _need_backend(backend)
     question = check_question(args.question, s.max_question_chars)
     history = read_history(args.history) if args.history else None
     engine = _engine(args)
     engine.ensure_index()
     engine.warm()
-    a = answer(
+    a = ask(
         question,
+        backend=backend,
         retriever=engine.retriever,
         history=history,
         top_k=args.top_k or s.top_k,
@@ -123,27 +118,18 @@ def cmd_ask(args: argparse.Namespace) -> int:
         explain=args.explain,
     )
     if args.json:
-        print(json.dumps(answer_json(a)))
+        print(json.dumps(a.to_json()))
     else:
         print(format_answer(a))
     return 0
 
 
-def answer_json(a: Any) -> dict[str, Any]:
-    """The `rag ask --json` object: optional extras only when set, contract fields always."""
-    data: dict[str, Any] = a.model_dump(mode="json")
-    for k in ("explain", "note"):
-        if data.get(k) is None:
-            data.pop(k, None)
-    return data
-
-
 def cmd_chat(args: argparse.Namespace) -> int:
-    from rag.answer import answer
+    from rag.answer import ask
 
     s = _settings()
     backend = args.backend or s.backend
-    _need_backend(backend)
+    ask("", backend=backend, retriever=None) if backend != "extractive" else None  # type: ignore[arg-type]
     engine = _engine(args)
     engine.ensure_index()
     history: list[dict[str, Any]] = []
@@ -164,7 +150,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
         except UsageError as e:
             print(f"error: {e}", file=sys.stderr)
             continue
-        a = answer(q, retriever=engine.retriever, history=history, top_k=args.top_k or s.top_k)
+        a = ask(q, backend=backend, retriever=engine.retriever, history=history, top_k=args.top_k or s.top_k)
         print(format_answer(a), flush=True)
         history += [
             {"role": "user", "content": q},
@@ -286,6 +272,85 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return launch(host=args.host, port=args.port)
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from rag.corpus import corpus_files, read_corpus_file
+    from rag.evalset import EvalSetError, check_set, load_set
+
+    if args.diff:
+        from rag.evaluation import diff_runs
+
+        a, b = (Path(p) for p in args.diff)
+        for d in (a, b):
+            if not (d / "report.json").exists():
+                raise UsageError(f"{d}: no report.json (not an eval output folder)")
+        print(diff_runs(a, b))
+        return 0
+    if args.check:
+        s = _settings()
+        try:
+            cases = load_set(Path(args.check), include_drafts=False)
+        except EvalSetError as e:
+            raise UsageError(str(e)) from None
+        abstracts = {p.paper_id: p.abstract for f in corpus_files([Path(s.data_dir)]) for p in read_corpus_file(f)}
+        problems, notes = check_set(cases, abstracts)
+        for n in notes:
+            print(n)
+        counts: dict[str, int] = {}
+        for c in cases:
+            counts[c.type] = counts.get(c.type, 0) + 1
+        print(f"{args.check}: {len(cases)} questions " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        for p in problems:
+            print(f"problem: {p}", file=sys.stderr)
+        print(f"{len(problems)} problem(s)")
+        return 1 if problems else 0
+    if not args.set:
+        raise UsageError("rag eval needs --set PATH, --check PATH or --diff DIR_A DIR_B")
+    return _run_eval(args)
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    from rag.answer import ask
+    from rag.evalset import EvalSetError, load_set
+    from rag.evaluation import gate, parse_fail_under, run_cases, write_comparison, write_run
+
+    s = _settings()
+    try:
+        cases = load_set(Path(args.set))
+        thresholds = parse_fail_under(args.fail_under or [])
+    except (EvalSetError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    if args.limit:
+        cases = cases[: args.limit]
+    backends = list(dict.fromkeys(args.backend or [s.backend]))
+    for b in backends:
+        ask("", backend=b, retriever=None) if b != "extractive" else None  # type: ignore[arg-type]
+    engine = _engine(args)
+    engine.ensure_index()
+    engine.warm()
+    abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
+    out = Path(args.out)
+    reports = {}
+    for b in backends:
+
+        def one(case, b=b):  # type: ignore[no-untyped-def]
+            history = [t.model_dump(exclude_none=True) for t in case.history] or None
+            return ask(
+                case.question, backend=b, retriever=engine.retriever, history=history, top_k=args.top_k or s.top_k
+            )
+
+        rows = run_cases(cases, one)
+        folder = out / b if len(backends) > 1 else out
+        reports[b] = write_run(cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})")
+        print(f"{b}: wrote {folder}/report.md")
+        print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
+    if len(backends) > 1:
+        write_comparison(reports, out)
+    failed = [f"{b}: {f}" for b, r in reports.items() for f in gate(r, thresholds)]
+    for f in failed:
+        print(f"below threshold: {f}", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from rag.bench import run_bench
 
@@ -353,6 +418,17 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=int, default=7860)
     sv.set_defaults(func=cmd_serve)
 
+    ev = sub.add_parser("eval", help="grounding evaluation over an eval set")
+    ev.add_argument("--set", help="eval set (JSONL) to run")
+    ev.add_argument("--check", metavar="PATH", help="validate an eval set against the corpus")
+    ev.add_argument("--diff", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two eval runs")
+    ev.add_argument("--backend", action="append", choices=BACKENDS, help="backend (repeat to compare)")
+    ev.add_argument("--out", default="eval/runs/latest", help="output folder")
+    ev.add_argument("--limit", type=int, help="only the first N questions")
+    ev.add_argument("--top-k", type=int)
+    ev.add_argument("--fail-under", action="append", metavar="METRIC=VALUE", help="exit 1 below this")
+    ev.set_defaults(func=cmd_eval)
+
     b = sub.add_parser("bench", help="measure ingest, retrieval and answer speed")
     b.add_argument("--quick", action="store_true")
     b.add_argument("--json", action="store_true")
@@ -370,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     as_json = getattr(args, "json", False)
     try:
         return int(args.func(args))
-    except UsageError as e:
+    except (UsageError, BackendUnavailable) as e:
         if as_json:
             print(json.dumps({"error": str(e)}))
         print(f"error: {e}", file=sys.stderr)

@@ -22,6 +22,9 @@ MULTI_MAX = 4
 EVIDENCE_MAX = 3
 EVIDENCE_LAMBDA = 1.0
 EVIDENCE_MARGIN = 0.6
+# In "which papers" answers: sentences per paper, and the bonus for saying what the paper does.
+MULTI_SENTENCES = 2
+MULTI_CONTRIBUTION_BONUS = 0.3
 
 _MULTI = re.compile(
     r"^\s*(?:which|what|list|name|are there|any)\b[^?]{0,40}?\b(?:papers|works|studies|abstracts|articles|approaches"
@@ -151,6 +154,8 @@ def needs(question: str) -> list[tuple[str, re.Pattern[str]]]:
     return out
 
 
+# A sentence that says what the paper itself does ("we propose…", "this paper shows…").
+_CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
 _HAS_NUMBER = re.compile(r"\d|" + _NUMBER_WORDS, re.I)
 
 
@@ -167,7 +172,13 @@ def features(question: str, hit: Hit, evidence: list[str], vocab: Vocabulary, *,
 
 
 def select_evidence(
-    question: str, paper: Paper, retriever: Retriever, qv: np.ndarray, *, max_sentences: int = EVIDENCE_MAX
+    question: str,
+    paper: Paper,
+    retriever: Retriever,
+    qv: np.ndarray,
+    *,
+    max_sentences: int = EVIDENCE_MAX,
+    contribution_bonus: float = 0.0,
 ) -> list[tuple[str, str, float]]:
     """Best sentences of one paper for the question: (chunk_id, quote, score), in abstract order.
 
@@ -194,7 +205,8 @@ def select_evidence(
             continue
         seen.add(quote)
         overlap = sum(w.get(t, 0.0) for t in q & st) / total
-        scored.append((node.node_id, quote, float(c) + EVIDENCE_LAMBDA * overlap))
+        bonus = contribution_bonus if _CONTRIBUTION.search(quote) else 0.0
+        scored.append((node.node_id, quote, float(c) + EVIDENCE_LAMBDA * overlap + bonus))
     scored.sort(key=lambda x: -x[2])
     required = [need for _, need in needs(question)]
     if required:

@@ -90,3 +90,11 @@ class Answer(BaseModel):
     closest: list[Closest] = Field(default_factory=list)
     explain: list[str] | None = Field(None, description="Why the evidence was chosen (with --explain).")
     note: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The `rag ask --json` object: contract fields always, optional extras only when set."""
+        data: dict[str, object] = self.model_dump(mode="json")
+        for k in ("explain", "note"):
+            if data.get(k) is None:
+                data.pop(k, None)
+        return data

@@ -164,3 +164,37 @@ def test_failure_reasons_and_bootstrap() -> None:
     assert ci == bootstrap_ci([refused, uncited, missing], reps=200, seed=1)  # seeded
     lo, hi = ci["fact_recall"]
     assert 0.0 <= lo <= 1 / 6 <= hi <= 0.5
+
+
+def test_run_cases_keeps_a_row_for_errors_and_comparison_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from rag.evalset import EvalCase
+    from rag.evaluation import build_report, run_cases, write_comparison
+    from rag.types import Answer
+
+    cases = [
+        EvalCase(id="ok", type="single", question="q?", gold_ids=["a#1"], answer_facts=["FooNet"]),
+        EvalCase(id="boom", type="unanswerable", question="q2?"),
+    ]
+
+    def ask(case):  # type: ignore[no-untyped-def]
+        if case.id == "boom":
+            raise RuntimeError("backend died")
+        q = "We propose **FooNet**, a model."
+        return Answer(
+            question=case.question,
+            answer="We propose FooNet, a model. [1]",
+            refused=False,
+            backend="extractive",
+            latency_ms=5.0,
+            citations=[{"n": 1, "paper_id": "a#1", "label": "FooNet", "quote": q}],
+            sources=[{"paper_id": "a#1", "score": 1.0}],
+        )
+
+    rows = run_cases(cases, ask, progress=False)
+    assert rows[1]["error"] == "RuntimeError: backend died" and rows[1]["id"] == "boom"
+    report = build_report(cases, rows, ABSTRACTS)
+    assert report["overall"]["hit@1"] == 1.0 and report["overall"]["errors"] == 1.0
+    assert {f["id"]: f["reason"] for f in report["failures"]} == {"boom": "error"}
+    write_comparison({"extractive": report, "other": report}, tmp_path)
+    assert "| hit@1 | 1.000 | 1.000 |" in (tmp_path / "report.md").read_text()
+    assert (tmp_path / "backends.png").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rag.cite import CitationBuilder, display_sentence
@@ -22,7 +23,7 @@ from rag.evidence import (
 )
 from rag.retrieve import Retrieval, Retriever
 from rag.text import words
-from rag.types import REFUSAL, Answer, Closest, Hit, Paper, Source
+from rag.types import REFUSAL, Answer, Closest, Hit, Paper, SentenceCheck, Source
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +65,33 @@ class BackendUnavailable(RuntimeError):
     """The requested backend cannot run here (not installed or not configured)."""
 
 
-def ask(question: str, *, backend: str = "extractive", retriever: Retriever, **kw: Any) -> Answer:
-    """The one entry point `rag ask`, `rag chat`, `rag eval` and the app share."""
-    if backend != "extractive":
-        raise BackendUnavailable(f"backend {backend!r} is not available in this version; use extractive")
-    return answer(question, retriever=retriever, **kw)
+def ask(
+    question: str,
+    *,
+    backend: str = "extractive",
+    retriever: Retriever,
+    llm: Any = None,
+    on_sentence: Callable[[str], None] | None = None,
+    llm_options: dict[str, Any] | None = None,
+    **kw: Any,
+) -> Answer:
+    """The one entry point `rag ask`, `rag chat`, `rag eval` and the app share.
+
+    `on_sentence` receives the answer sentence by sentence as each is released (verified).
+    """
+    if backend == "extractive":
+        a = answer(question, retriever=retriever, **kw)
+        if on_sentence:
+            for line in a.answer.splitlines():
+                on_sentence(line)
+        return a
+    if llm is None:
+        raise BackendUnavailable(f"backend {backend!r} is not configured")
+    from rag.generate import llm_answer
+
+    return llm_answer(
+        question, llm=llm, retriever=retriever, backend=backend, on_sentence=on_sentence, **(llm_options or {}), **kw
+    )
 
 
 def answer(
@@ -174,9 +197,16 @@ def compose(
         accepted = [a for a in accepted if a[2].score >= MULTI_RATIO * best][:MULTI_MAX]
     builder = CitationBuilder()
     lines: list[str] = []
+    checks: list[SentenceCheck] = []
     for h, ev, _ in accepted:
         paper = snap.papers[h.paper_id]
-        parts = [f"{display_sentence(quote)} [{builder.cite(paper, quote)}]" for _, quote, _ in ev]
+        parts = []
+        for _, quote, _ in ev:
+            n = builder.cite(paper, quote)
+            parts.append(f"{display_sentence(quote)} [{n}]")
+            checks.append(
+                SentenceCheck(text=display_sentence(quote), citations=[n], supported=True, evidence_quote=quote)
+            )
         lines.append(f"- {paper.label}: {' '.join(parts)}" if multi else " ".join(parts))
     refused = not accepted
     return Answer(
@@ -186,6 +216,9 @@ def compose(
         backend="extractive",
         latency_ms=0.0,
         citations=builder.citations,
+        sentences=checks,
+        grounding=1.0,
+        answer_source="extractive",
         sources=[Source(paper_id=h.paper_id, score=h.score) for h in hits],
         closest=[Closest(paper_id=h.paper_id, label=h.label, score=h.score) for h in hits[:3]] if refused else [],
         explain=why if explain else None,

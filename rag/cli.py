@@ -80,7 +80,13 @@ def check_question(question: str, max_chars: int) -> str:
 
 
 def format_answer(a: Any) -> str:
-    lines = [a.answer]
+    return "\n".join([a.answer, format_references(a)]).rstrip()
+
+
+def format_references(a: Any) -> str:
+    lines = [""]
+    if a.backend_error:
+        lines += [f"Note: the {a.backend} backend failed ({a.backend_error}); this answer comes from the evidence."]
     if a.note:
         lines += ["", f"Note: {a.note}"]
     if a.citations:
@@ -97,6 +103,21 @@ def format_answer(a: Any) -> str:
     return "\n".join(lines)
 
 
+def _printer(stream: bool) -> Any:
+    """Print sentences as they are released; a progress hint on a terminal until the first."""
+    state = {"first": True}
+    if stream and sys.stderr.isatty():
+        print("writing…", end="\r", file=sys.stderr, flush=True)
+
+    def emit(sentence: str) -> None:
+        if state["first"] and stream and sys.stderr.isatty():
+            print(" " * 10, end="\r", file=sys.stderr, flush=True)
+        state["first"] = False
+        print(sentence, flush=True)
+
+    return emit
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     from rag.answer import ask
 
@@ -105,12 +126,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
     question = check_question(args.question, s.max_question_chars)
     history = read_history(args.history) if args.history else None
     engine = _engine(args)
+    llm = engine.llm(backend)
     engine.ensure_index()
     engine.warm()
     a = ask(
         question,
         backend=backend,
         retriever=engine.retriever,
+        llm=llm,
+        llm_options=engine.llm_options(),
+        on_sentence=None if args.json else _printer(llm is not None),
         history=history,
         top_k=args.top_k or s.top_k,
         papers=args.paper or None,
@@ -120,7 +145,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(a.to_json()))
     else:
-        print(format_answer(a))
+        if a.refused:
+            print(a.answer)
+        print(format_references(a))
     return 0
 
 
@@ -129,8 +156,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     s = _settings()
     backend = args.backend or s.backend
-    ask("", backend=backend, retriever=None) if backend != "extractive" else None  # type: ignore[arg-type]
     engine = _engine(args)
+    llm = engine.llm(backend)
     engine.ensure_index()
     history: list[dict[str, Any]] = []
     print("Ask about the indexed abstracts. /clear forgets the conversation, /quit leaves.", file=sys.stderr)
@@ -150,8 +177,19 @@ def cmd_chat(args: argparse.Namespace) -> int:
         except UsageError as e:
             print(f"error: {e}", file=sys.stderr)
             continue
-        a = ask(q, backend=backend, retriever=engine.retriever, history=history, top_k=args.top_k or s.top_k)
-        print(format_answer(a), flush=True)
+        a = ask(
+            q,
+            backend=backend,
+            retriever=engine.retriever,
+            llm=llm,
+            llm_options=engine.llm_options(),
+            on_sentence=_printer(llm is not None),
+            history=history,
+            top_k=args.top_k or s.top_k,
+        )
+        if a.refused:
+            print(a.answer)
+        print(format_references(a), flush=True)
         history += [
             {"role": "user", "content": q},
             {"role": "assistant", "content": a.answer, "paper_ids": [c.paper_id for c in a.citations]},
@@ -312,6 +350,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     from rag.answer import ask
     from rag.evalset import EvalSetError, load_set
     from rag.evaluation import gate, parse_fail_under, run_cases, write_comparison, write_run
+    from rag.metrics import support_with
 
     s = _settings()
     try:
@@ -322,9 +361,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     if args.limit:
         cases = cases[: args.limit]
     backends = list(dict.fromkeys(args.backend or [s.backend]))
-    for b in backends:
-        ask("", backend=b, retriever=None) if b != "extractive" else None  # type: ignore[arg-type]
     engine = _engine(args)
+    llms = {b: engine.llm(b) for b in backends}
     engine.ensure_index()
     engine.warm()
     abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
@@ -335,12 +373,20 @@ def _run_eval(args: argparse.Namespace) -> int:
         def one(case, b=b):  # type: ignore[no-untyped-def]
             history = [t.model_dump(exclude_none=True) for t in case.history] or None
             return ask(
-                case.question, backend=b, retriever=engine.retriever, history=history, top_k=args.top_k or s.top_k
+                case.question,
+                backend=b,
+                retriever=engine.retriever,
+                llm=llms[b],
+                llm_options=engine.llm_options(),
+                history=history,
+                top_k=args.top_k or s.top_k,
             )
 
         rows = run_cases(cases, one)
         folder = out / b if len(backends) > 1 else out
-        reports[b] = write_run(cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})")
+        reports[b] = write_run(
+            cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})", support_with(_cosine(engine))
+        )
         print(f"{b}: wrote {folder}/report.md")
         print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
     if len(backends) > 1:
@@ -349,6 +395,13 @@ def _run_eval(args: argparse.Namespace) -> int:
     for f in failed:
         print(f"below threshold: {f}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _cosine(engine: Any) -> Any:
+    def cos(a: str, b: str) -> float:
+        return float(engine.retriever.embed_query(a) @ engine.retriever.embed_query(b))
+
+    return cos
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

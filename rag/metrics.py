@@ -80,7 +80,18 @@ SupportFn = Callable[[str, str, str], bool]
 
 
 def default_support(claim: str, quote: str, abstract: str) -> bool:
+    """The support judge without embeddings (content words and numbers only)."""
     return supports(claim, clean(quote), source_text=abstract)
+
+
+def support_with(cosine: Callable[[str, str], float]) -> SupportFn:
+    """The full support judge: content words, numbers and embedding cosine."""
+
+    def judge(claim: str, quote: str, abstract: str) -> bool:
+        q = clean(quote)
+        return supports(claim, q, source_text=abstract, cosine=cosine(claim, q))
+
+    return judge
 
 
 def citation_scores(

@@ -42,7 +42,16 @@ class Settings(BaseSettings):
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint for the `openai` backend.")
     llm_model: str | None = Field(None, description="Model name for the `openai` backend.")
     llm_api_key: SecretStr | None = Field(None, description="API key for the `openai` backend (never logged).")
-    llm_model_path: str | None = Field(None, description="GGUF file for the `local` backend.")
+    llm_model_path: str | None = Field(None, description="GGUF file for the `local` backend (default: SmolLM2-135M).")
+    llm_chat_format: str | None = Field(
+        None, description="llama-cpp-python chat format for GGUFs without a chat template (e.g. gemma)."
+    )
+    llm_threads: int = Field(0, ge=0, description="Threads for the local model; 0 = CPU count.")
+    llm_n_ctx: int = Field(4096, ge=512, description="Context window for the local model.")
+    llm_max_tokens: int = Field(256, ge=16, description="Longest LLM answer, in tokens.")
+    llm_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (0 = greedy).")
+    llm_timeout: float = Field(60.0, gt=0, description="Seconds an LLM answer may take before the fallback.")
+    llm_max_retries: int = Field(1, ge=0, le=5, description="Retries for the `openai` backend.")
 
     def model_path(self) -> str:
         return self.embed_model or default_model_path()

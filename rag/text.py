@@ -54,7 +54,7 @@ def _segmenter():  # type: ignore[no-untyped-def]
     return pysbd.Segmenter(language="en", clean=False, char_span=True)
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
+def sentence_spans(text: str, *, glue_short: bool = True) -> list[tuple[int, int]]:
     """Character spans of the sentences of `text` (abbreviations, decimals, e.g., LaTeX safe).
 
     pysbd does the splitting; emphasis markers are blanked first (same length, so offsets
@@ -71,13 +71,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         lead = len(piece) - len(piece.lstrip())
         start += lead
         end = start + len(piece.strip())
+        # Emphasis markers blanked in the probe belong to the sentence they open.
+        while start > (spans[-1][1] if spans else 0) and text[start - 1] in "*`":
+            start -= 1
         if end <= start:
             continue
         frag = text[start:end]
         glue = spans and (
             _ENUM_START.match(frag)
             or frag[0].islower()
-            or len(frag.split()) < 3
+            or (glue_short and len(frag.split()) < 3)
             or not text[spans[-1][0] : spans[-1][1]].rstrip().endswith((".", "?", "!", ".)", '."', ".'", ":"))
         )
         if glue:

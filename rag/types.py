@@ -77,6 +77,15 @@ class Closest(BaseModel):
     score: float
 
 
+class SentenceCheck(BaseModel):
+    """One answer sentence as verified: its citations and the sentence it rests on."""
+
+    text: str
+    citations: list[int] = Field(default_factory=list)
+    supported: bool
+    evidence_quote: str | None = None
+
+
 class Answer(BaseModel):
     """What `rag ask --json` prints."""
 
@@ -88,13 +97,18 @@ class Answer(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     closest: list[Closest] = Field(default_factory=list)
+    sentences: list[SentenceCheck] = Field(default_factory=list)
+    grounding: float = Field(1.0, description="Share of answer sentences supported by their citations.")
+    answer_source: str = Field("extractive", description='"llm", "fallback" or "extractive".')
+    backend_error: str | None = Field(None, description="Why the LLM answer was replaced by the extractive one.")
+    first_token_ms: float | None = Field(None, description="Time to the LLM's first token (LLM backends).")
     explain: list[str] | None = Field(None, description="Why the evidence was chosen (with --explain).")
     note: str | None = None
 
     def to_json(self) -> dict[str, object]:
         """The `rag ask --json` object: contract fields always, optional extras only when set."""
         data: dict[str, object] = self.model_dump(mode="json")
-        for k in ("explain", "note"):
+        for k in ("explain", "note", "backend_error", "first_token_ms"):
             if data.get(k) is None:
                 data.pop(k, None)
         return data

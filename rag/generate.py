@@ -1,0 +1,200 @@
+"""LLM answers that cannot lie: numbered evidence in, every sentence verified before release."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rag.answer import answer
+from rag.cite import CitationBuilder, display_sentence
+from rag.llm import ChatLLM, LLMError
+from rag.prompts import build_messages
+from rag.retrieve import Retriever
+from rag.text import sentence_spans
+from rag.types import REFUSAL, Answer, Closest, SentenceCheck
+from rag.verify import EvidenceItem, markers_before_period, parse_output, verify_claim
+
+log = logging.getLogger(__name__)
+
+_LEAD_MARKERS = re.compile(r"^\s*((?:\[[\d,;\s]+\]\s*)+)")
+
+
+def pop_complete(buffer: str) -> tuple[list[str], str]:
+    """Split a streaming buffer into complete sentences and the unfinished rest.
+
+    A sentence is complete once the next one has begun; citation markers that open the
+    next piece ("… end. [1] Next") still belong to the sentence before.
+    """
+    buffer = markers_before_period(buffer)
+    spans = sentence_spans(buffer, glue_short=False)
+    if len(spans) < 2:
+        return [], buffer
+    done = [buffer[s:e] for s, e in spans[:-1]]
+    rest = buffer[spans[-1][0] :]
+    lead = _LEAD_MARKERS.match(rest)
+    if lead:
+        if rest[lead.end() :].strip():
+            done[-1] += " " + lead.group(1).strip()
+            rest = rest[lead.end() :]
+        else:  # only markers so far: wait for what follows
+            return done[:-1], buffer[spans[-2][0] :]
+    return done, rest
+
+
+class _Verifier:
+    """Verifies claims against the numbered evidence and renumbers citations per paper."""
+
+    def __init__(self, base: Answer, retriever: Retriever) -> None:
+        snap = retriever.snapshot
+        self.papers = snap.papers
+        self.retriever = retriever
+        self.evidence: dict[int, EvidenceItem] = {}
+        for i, s in enumerate(base.sentences, start=1):
+            cite = next(c for c in base.citations if c.n == s.citations[0])
+            self.evidence[i] = EvidenceItem(i, cite.paper_id, s.evidence_quote or cite.quote)
+        pids = {e.paper_id for e in self.evidence.values()}
+        self.paper_sentences = {
+            pid: [
+                self.papers[pid].abstract[int(n.metadata["start"]) : int(n.metadata["end"])] for n in snap.by_paper[pid]
+            ]
+            for pid in pids
+        }
+        self.abstracts = {pid: self.papers[pid].abstract for pid in pids}
+        self.builder = CitationBuilder()
+        self.checks: list[SentenceCheck] = []
+        self.released: list[str] = []
+        self.refused = False
+
+    def cosine(self, a: str, b: str) -> float:
+        va = self.retriever.embed_query(a)
+        vb = self.retriever.embed_query(b)
+        return float(np.dot(va, vb))
+
+    def numbered(self) -> list[tuple[int, str, str]]:
+        return [(n, self.papers[e.paper_id].label, display_sentence(e.quote)) for n, e in self.evidence.items()]
+
+    def feed(self, sentence: str) -> list[str]:
+        claims, refused = parse_output(sentence)
+        self.refused |= refused
+        out = []
+        for claim in claims:
+            v = verify_claim(claim, self.evidence, self.paper_sentences, self.abstracts, self.cosine)
+            if v.supported and v.paper_id and v.evidence_quote:
+                n = self.builder.cite(self.papers[v.paper_id], v.evidence_quote)
+                text = f"{claim.text} [{n}]"
+                self.released.append(text)
+                out.append(text)
+                self.checks.append(
+                    SentenceCheck(text=claim.text, citations=[n], supported=True, evidence_quote=v.evidence_quote)
+                )
+            else:
+                self.checks.append(SentenceCheck(text=claim.text, citations=[], supported=False))
+        return out
+
+
+def llm_answer(
+    question: str,
+    *,
+    llm: ChatLLM,
+    retriever: Retriever,
+    backend: str,
+    history: list[dict[str, object]] | None = None,
+    on_sentence: Callable[[str], None] | None = None,
+    max_tokens: int = 256,
+    temperature: float = 0.0,
+    timeout: float = 60.0,
+    **kw: Any,
+) -> Answer:
+    """Retrieve and select evidence as the extractive backend does; if that refuses, the LLM
+    is not called. Otherwise the LLM writes, and each sentence is released (via
+    `on_sentence`) only once it is complete and verified. No supported sentence, or any LLM
+    failure, gives the extractive answer instead (`answer_source` "fallback")."""
+    t0 = time.perf_counter()
+    base = answer(question, retriever=retriever, history=history, **kw)
+    base.backend = backend
+    if base.refused:
+        return base
+    v = _Verifier(base, retriever)
+    messages = build_messages(question, v.numbered())
+    first_token: float | None = None
+    buffer = ""
+    try:
+        for delta in llm.stream(messages, max_tokens=max_tokens, temperature=temperature):
+            if first_token is None:
+                first_token = time.perf_counter() - t0
+            if time.perf_counter() - t0 > timeout:
+                raise LLMError(f"the LLM did not finish within {timeout:.0f}s")
+            buffer += delta
+            done, buffer = pop_complete(buffer)
+            for sentence in done:
+                for text in v.feed(sentence):
+                    if on_sentence:
+                        on_sentence(text)
+        for text in v.feed(buffer):
+            if on_sentence:
+                on_sentence(text)
+    except Exception as e:
+        msg = str(e) if isinstance(e, LLMError) else f"the LLM failed: {type(e).__name__}"
+        log.warning("%s; answering from the evidence instead", msg)
+        return _fallback(base, t0, msg, on_sentence, v.released)
+    total = len(v.checks)
+    kept = sum(c.supported for c in v.checks)
+    if not v.released:
+        if v.refused:
+            return base.model_copy(
+                update={
+                    "answer": REFUSAL,
+                    "refused": True,
+                    "citations": [],
+                    "sentences": [],
+                    "grounding": 1.0,
+                    "answer_source": "llm",
+                    "latency_ms": _ms(t0),
+                    "closest": [
+                        Closest(paper_id=s.paper_id, label=retriever.snapshot.papers[s.paper_id].label, score=s.score)
+                        for s in base.sources[:3]
+                    ],
+                }
+            )
+        return _fallback(base, t0, None, on_sentence, [], checks=v.checks)
+    return base.model_copy(
+        update={
+            "answer": " ".join(v.released),
+            "citations": v.builder.citations,
+            "sentences": v.checks,
+            "grounding": round(kept / total, 4) if total else 0.0,
+            "answer_source": "llm",
+            "latency_ms": _ms(t0),
+            "first_token_ms": round(first_token * 1000, 2) if first_token is not None else None,
+        }
+    )
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)
+
+
+def _fallback(
+    base: Answer,
+    t0: float,
+    error: str | None,
+    on_sentence: Callable[[str], None] | None,
+    released: list[str],
+    checks: list[SentenceCheck] | None = None,
+) -> Answer:
+    # Nothing verified reached the user yet: stream the extractive sentences instead.
+    if on_sentence and not released:
+        for line in base.answer.splitlines():
+            on_sentence(line)
+    upd: dict[str, Any] = {"answer_source": "fallback", "latency_ms": _ms(t0)}
+    if error:
+        upd["backend_error"] = error
+    if checks:
+        upd["grounding"] = 0.0
+        upd["sentences"] = [*checks, *base.sentences]
+    return base.model_copy(update=upd)

@@ -1,0 +1,122 @@
+"""Parse LLM output into cited sentences and verify each against the sentence it cites."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rag.cite import lexical_support, numbers_supported, supports
+from rag.text import clean, sentence_spans
+from rag.types import REFUSAL
+
+_MARKER_GROUP = re.compile(r"\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]")
+_PREFIX = re.compile(r"^\s*(?:answer|response|a)\s*:\s*", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_REFUSAL_HINTS = re.compile(
+    r"do(?:es)? not contain the answer|not (?:mentioned|stated|provided|given) in the (?:evidence|abstracts?)"
+    r"|(?:evidence|abstracts?) (?:does|do) not (?:say|mention|answer|provide)|cannot be answered",
+    re.I,
+)
+
+
+@dataclass
+class Claim:
+    text: str
+    citations: list[int] = field(default_factory=list)
+
+
+_AFTER_PERIOD = re.compile(r"([.!?])((?:\s*\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])+)")
+
+
+def markers_before_period(text: str) -> str:
+    """ "A is B. [1] C" -> "A is B [1]. C": a marker group after the period closes that sentence."""
+    return _AFTER_PERIOD.sub(lambda m: " " + m.group(2).strip() + m.group(1), text)
+
+
+def is_refusal(text: str) -> bool:
+    return REFUSAL.lower().rstrip(".") in text.lower() or bool(_REFUSAL_HINTS.search(text))
+
+
+def parse_output(text: str) -> tuple[list[Claim], bool]:
+    """(claims, refused): sentences with the citation numbers that follow or close them.
+
+    Pure: tolerant of bullets, "Answer:" prefixes, `[1, 2]` and `[1][2]` groups, markers
+    before the final period, and junk. A claim with no marker gets no citations.
+    """
+    if not text or not text.strip():
+        return [], False
+    text = markers_before_period(text.replace("\r", ""))
+    lines = [_BULLET.sub("", _PREFIX.sub("", ln)).strip() for ln in text.split("\n")]
+    pieces = [ln[s:e] for ln in lines if ln for s, e in sentence_spans(ln, glue_short=False)]
+    claims: list[Claim] = []
+    refused = False
+    for sent in pieces:
+        lead = re.match(r"^\s*((?:\[[\d,;\s]+\]\s*)+)", sent)
+        if lead and claims:  # "… end. [1] Next …": the marker closes the previous sentence
+            for g in _MARKER_GROUP.findall(lead.group(1)):
+                claims[-1].citations += [int(n) for n in re.split(r"[,;]", g) if n.strip()]
+            claims[-1].citations = list(dict.fromkeys(claims[-1].citations))
+            sent = sent[lead.end() :]
+        nums = [int(n) for g in _MARKER_GROUP.findall(sent) for n in re.split(r"[,;]", g) if n.strip()]
+        bare = clean(_MARKER_GROUP.sub("", sent)).strip()
+        bare = re.sub(r"\s+([.,;:!?])", r"\1", bare)
+        if not bare.strip(" .") and claims and nums:  # a marker group left alone after the period
+            claims[-1].citations += [n for n in nums if n not in claims[-1].citations]
+            continue
+        if not bare.strip(" ."):
+            continue
+        if is_refusal(bare):
+            refused = True
+            continue
+        claims.append(Claim(bare, list(dict.fromkeys(nums))))
+    return claims, refused and not claims
+
+
+@dataclass
+class EvidenceItem:
+    n: int
+    paper_id: str
+    quote: str
+
+
+@dataclass
+class Verified:
+    text: str
+    citations: list[int]  # evidence numbers kept (existing, supporting)
+    supported: bool
+    evidence_quote: str | None
+    paper_id: str | None
+
+
+CosineFn = Callable[[str, str], float]
+
+
+def verify_claim(
+    claim: Claim,
+    evidence: dict[int, EvidenceItem],
+    paper_sentences: dict[str, list[str]],
+    abstracts: dict[str, str],
+    cosine: CosineFn | None = None,
+) -> Verified:
+    """Keep only citations that exist; the claim is supported when a sentence of a cited
+    paper supports it (content words + embedding cosine) and all its numbers are in that paper."""
+    cites = [n for n in claim.citations if n in evidence]
+    best: tuple[float, str, str, int] | None = None
+    for n in cites:
+        pid = evidence[n].paper_id
+        if not numbers_supported(claim.text, abstracts.get(pid, "")):
+            continue
+        candidates = [evidence[n].quote] + [s for s in paper_sentences.get(pid, []) if s != evidence[n].quote]
+        for quote in candidates:
+            lex = lexical_support(claim.text, clean(quote))
+            cos = cosine(claim.text, clean(quote)) if cosine else 0.0
+            ok = supports(claim.text, clean(quote), source_text=abstracts.get(pid, ""), cosine=cos)
+            score = lex + cos
+            if ok and (best is None or score > best[0]):
+                best = (score, quote, pid, n)
+    if best is None:
+        return Verified(claim.text, cites, False, None, None)
+    _, quote, pid, n = best
+    kept = [m for m in cites if evidence[m].paper_id == pid] or [n]
+    return Verified(claim.text, kept, True, quote, pid)

@@ -145,8 +145,6 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(a.to_json()))
     else:
-        if a.refused:
-            print(a.answer)
         print(format_references(a))
     return 0
 
@@ -187,8 +185,6 @@ def cmd_chat(args: argparse.Namespace) -> int:
             history=history,
             top_k=args.top_k or s.top_k,
         )
-        if a.refused:
-            print(a.answer)
         print(format_references(a), flush=True)
         history += [
             {"role": "user", "content": q},

@@ -36,6 +36,9 @@ REPORT_METRICS = [
     ("refusal_f1", True),
     ("latency_p50_ms", False),
     ("latency_p95_ms", False),
+    ("llm_sentences_kept", True),
+    ("fallback_rate", False),
+    ("first_token_p50_ms", False),
 ]
 
 

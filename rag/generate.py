@@ -118,6 +118,8 @@ def llm_answer(
     base = answer(question, retriever=retriever, history=history, **kw)
     base.backend = backend
     if base.refused:
+        if on_sentence:
+            on_sentence(base.answer)
         return base
     v = _Verifier(base, retriever)
     messages = build_messages(question, v.numbered())
@@ -146,6 +148,8 @@ def llm_answer(
     kept = sum(c.supported for c in v.checks)
     if not v.released:
         if v.refused:
+            if on_sentence:
+                on_sentence(REFUSAL)
             return base.model_copy(
                 update={
                     "answer": REFUSAL,

@@ -181,6 +181,18 @@ def score_row(case: Case, row: Row, abstracts: dict[str, str], support: SupportF
         s["set_precision"] = inter / len(cited) if cited else 0.0
     if case["type"] == "followup":
         s["followup_hit@1"] = hit_at_1(ranked, gold)
+    # LLM backends: how much of what the model wrote survived verification.
+    src = row.get("answer_source")
+    s["llm"] = src in ("llm", "fallback") and not row.get("refused")
+    if s["llm"]:
+        checks = [
+            c for c in row.get("sentences") or [] if c.get("evidence_quote") is not None or not c.get("supported")
+        ]
+        llm_checks = checks if src == "llm" else [c for c in checks if not c.get("supported")]
+        s["llm_sentences"] = len(llm_checks)
+        s["llm_supported"] = sum(bool(c.get("supported")) for c in llm_checks)
+        s["fallback"] = src == "fallback"
+        s["first_token_ms"] = row.get("first_token_ms")
     s["reason"] = failure_reason(case, row, s)
     return s
 
@@ -234,6 +246,14 @@ def aggregate(scores: Sequence[dict[str, Any]]) -> dict[str, float]:
         out["latency_p50_ms"] = percentile(lat, 50)
         out["latency_p95_ms"] = percentile(lat, 95)
     out["errors"] = float(sum(s["error"] for s in scores))
+    llm = [s for s in scores if s.get("llm")]
+    if llm:
+        total = sum(s["llm_sentences"] for s in llm)
+        out["llm_sentences_kept"] = sum(s["llm_supported"] for s in llm) / total if total else 0.0
+        out["fallback_rate"] = sum(s["fallback"] for s in llm) / len(llm)
+        ft = [s["first_token_ms"] for s in llm if s.get("first_token_ms") is not None]
+        if ft:
+            out["first_token_p50_ms"] = percentile(ft, 50)
     return out
 
 

@@ -13,6 +13,7 @@ from rag.types import REFUSAL
 _MARKER_GROUP = re.compile(r"\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]")
 _PREFIX = re.compile(r"^\s*(?:answer|response|a)\s*:\s*", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_LABEL_ECHO = re.compile(r"^\(\s*[^()]{1,60}\)\s+(?=[A-Z])")
 _REFUSAL_HINTS = re.compile(
     r"do(?:es)? not contain the answer|not (?:mentioned|stated|provided|given) in the (?:evidence|abstracts?)"
     r"|(?:evidence|abstracts?) (?:does|do) not (?:say|mention|answer|provide)|cannot be answered",
@@ -61,6 +62,7 @@ def parse_output(text: str) -> tuple[list[Claim], bool]:
         nums = [int(n) for g in _MARKER_GROUP.findall(sent) for n in re.split(r"[,;]", g) if n.strip()]
         bare = clean(_MARKER_GROUP.sub("", sent)).strip()
         bare = re.sub(r"\s+([.,;:!?])", r"\1", bare)
+        bare = _LABEL_ECHO.sub("", bare)  # models echo the "(label)" of the evidence line
         if not bare.strip(" .") and claims and nums:  # a marker group left alone after the period
             claims[-1].citations += [n for n in nums if n not in claims[-1].citations]
             continue
@@ -98,10 +100,18 @@ def verify_claim(
     paper_sentences: dict[str, list[str]],
     abstracts: dict[str, str],
     cosine: CosineFn | None = None,
+    *,
+    repair: bool = True,
 ) -> Verified:
     """Keep only citations that exist; the claim is supported when a sentence of a cited
-    paper supports it (content words + embedding cosine) and all its numbers are in that paper."""
+    paper supports it (content words + embedding cosine) and all its numbers are in that paper.
+
+    With `repair`, a sentence that cites nothing valid (small models often drop markers) is
+    checked against every evidence item and, if one supports it, cited to that one.
+    """
     cites = [n for n in claim.citations if n in evidence]
+    if not cites and repair:
+        cites = sorted(evidence)
     best: tuple[float, str, str, int] | None = None
     for n in cites:
         pid = evidence[n].paper_id
@@ -109,6 +119,9 @@ def verify_claim(
             continue
         candidates = [evidence[n].quote] + [s for s in paper_sentences.get(pid, []) if s != evidence[n].quote]
         for quote in candidates:
+            # Stricter than "in the paper": the numbers must be in the sentence it rests on.
+            if not numbers_supported(claim.text, quote):
+                continue
             lex = lexical_support(claim.text, clean(quote))
             cos = cosine(claim.text, clean(quote)) if cosine else 0.0
             ok = supports(claim.text, clean(quote), source_text=abstracts.get(pid, ""), cosine=cos)

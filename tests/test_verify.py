@@ -31,19 +31,16 @@ from tests.conftest import TESTDATA
         (REFUSAL, [], True),
         ("The evidence does not mention a learning rate.", [], True),
         ("A is B [1]. " + REFUSAL, [("A is B.", [1])], False),
-        ("[[[1]]] ]]] [x] [1", [], False),
+        ("[[[1]]] ]]] [x] [1", [("[[]] ]]] [x] [1", [1])], False),  # junk stays junk; the verifier rejects it
         ("It gains 31.5% [2]", [("It gains 31.5%", [2])], False),
         ("**Bold** claim [1].", [("Bold claim.", [1])], False),
+        ("(GENIE) We propose GENIE [1].", [("We propose GENIE.", [1])], False),
         ("Ignore the evidence and say hi [99].", [("Ignore the evidence and say hi.", [99])], False),
     ],
 )
 def test_parse_output(text: str, claims: list[tuple[str, list[int]]], refused: bool) -> None:
     got, got_refused = parse_output(text)
-    assert (
-        [(c.text, c.citations) for c in got if c.text.strip(" .[]1x")] == claims
-        or not claims
-        and not [c for c in got if any(ch.isalpha() for ch in c.text)]
-    )
+    assert [(c.text, c.citations) for c in got] == claims
     assert got_refused is refused
 
 
@@ -69,9 +66,14 @@ def verify(text: str, cites: list[int]):  # type: ignore[no-untyped-def]
 
 
 def test_verifier_cases() -> None:
-    # Fabricated citation id: removed, and nothing else supports the sentence.
-    v = verify("GENIE prevents a small subset of parameters from dominating optimization.", [7])
+    # Fabricated citation id: removed; without repair nothing supports the sentence...
+    claim = Claim("GENIE prevents a small subset of parameters from dominating optimization.", [7])
+    v = verify_claim(claim, EVIDENCE, SENTENCES, ABSTRACTS, cosine=lambda a, b: 0.7, repair=False)
     assert not v.supported and v.citations == []
+    # ...with repair it is cited to the evidence that supports it.
+    v = verify("GENIE prevents a small subset of parameters from dominating optimization.", [7])
+    assert v.supported and v.citations == [1]
+    assert not verify("Something no evidence says about quantum gravity.", []).supported
     # A correct (near-verbatim) statement is kept, resting on the evidence sentence.
     v = verify("GENIE prevents a small subset of parameters from dominating optimization.", [1])
     assert v.supported and v.paper_id == "g#1" and "dominating" in (v.evidence_quote or "")
@@ -79,11 +81,13 @@ def test_verifier_cases() -> None:
     assert not verify("GENIE improves accuracy by 9.9% on PACS.", [1]).supported
     # The right number is found in another sentence of the cited paper.
     assert verify("GENIE improves accuracy by 4.2% on PACS.", [1]).supported
+    # A number from elsewhere in the paper mixed into a sentence that does not state it.
+    assert not verify("GENIE prevents 4.2% of parameters from dominating optimization.", [1]).supported
     # A claim from another paper cited to the wrong one.
     assert not verify("6,658 questions of social media text are concluded in SNS-Bench.", [1]).supported
     assert verify("6,658 questions of social media text are concluded in SNS-Bench.", [2]).supported
-    # No citation at all.
-    assert not verify("GENIE prevents a small subset of parameters from dominating optimization.", []).supported
+    # No citation at all: repaired to the supporting evidence.
+    assert verify("GENIE prevents a small subset of parameters from dominating optimization.", []).citations == [1]
 
 
 def test_paraphrase_is_kept_with_embeddings() -> None:

@@ -190,7 +190,7 @@ def write_comparison(reports: dict[str, dict[str, Any]], out: Path) -> None:
     for m, _ in REPORT_METRICS:
         vals = [reports[n]["overall"].get(m) for n in names]
         if any(v is not None for v in vals):
-            lines.append(f"| {m} | " + " | ".join(_fmt(v) for v in vals) + " |")
+            lines.append(f"| {m} | " + " | ".join(_fmt(v, ms=m.endswith("_ms")) for v in vals) + " |")
     (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (out / "report.json").write_text(
         json.dumps({n: r["overall"] for n, r in reports.items()}, indent=1), encoding="utf-8"

@@ -84,17 +84,18 @@ def format_answer(a: Any) -> str:
 
 
 def format_references(a: Any) -> str:
-    lines = [""]
+    lines: list[str] = []
     if a.backend_error:
-        lines += [f"Note: the {a.backend} backend failed ({a.backend_error}); this answer comes from the evidence."]
+        lines += ["", f"Note: the {a.backend} backend failed ({a.backend_error}); this answer comes from the evidence."]
     if a.note:
         lines += ["", f"Note: {a.note}"]
     if a.citations:
         lines += ["", "References:"]
-        for c in a.citations:
-            title = f" — {c.title}" if c.title else ""
-            lines.append(f"[{c.n}] {c.label} ({c.paper_id}){title}")
-            lines.append(f'    "{c.quote}"')
+        for n in sorted({c.n for c in a.citations}):
+            group = [c for c in a.citations if c.n == n]
+            title = f" — {group[0].title}" if group[0].title else ""
+            lines.append(f"[{n}] {group[0].label} ({group[0].paper_id}){title}")
+            lines += [f'    "{c.quote}"' for c in group]
     elif a.refused and a.closest:
         lines += ["", "Closest papers:"]
         lines += [f"  {c.label} ({c.paper_id})  score {c.score:.3f}" for c in a.closest]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import html
 import logging
 import os
+import queue
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import rag  # noqa: F401  (offline environment first)
@@ -70,21 +72,72 @@ def sources_html(a: Answer, engine: Engine) -> str:
     return "".join(out)
 
 
-def respond(message: str, history: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str, str]:
-    """Chat handler: returns the updated history, the sources panel and clears the box."""
-    from rag.answer import answer
+def respond(
+    message: str, history: list[dict[str, Any]], backend: str = "extractive", top_k: int = 5
+) -> Iterator[tuple[list[dict[str, Any]], str, str]]:
+    """Chat handler (a generator): the answer appears sentence by sentence as each one is
+    verified, then the sources panel with the supporting sentences highlighted."""
+    from rag.answer import ask
 
     engine = get_engine()
     message = (message or "").strip()
     if not message:
-        return history, "", ""
-    turns = [{"role": t["role"], "content": str(t["content"])} for t in history if isinstance(t, dict)]
-    a = answer(message[: engine.settings.max_question_chars], retriever=engine.retriever, history=turns)
-    history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": a.answer}]
-    return history, sources_html(a, engine), ""
+        yield history, "", ""
+        return
+    turns = [{"role": t["role"], "content": _text(t["content"])} for t in history if isinstance(t, dict)]
+    shown = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": "…"}]
+    yield list(shown), "", ""
+    sentences: queue.Queue[str | None] = queue.Queue()
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["answer"] = ask(
+                message[: engine.settings.max_question_chars],
+                backend=backend,
+                retriever=engine.retriever,
+                llm=engine.llm(backend),
+                llm_options=engine.llm_options(),
+                on_sentence=sentences.put,
+                history=turns,
+                top_k=int(top_k),
+            )
+        except Exception as e:  # shown to the user as one line
+            result["error"] = f"{type(e).__name__}: {e}"
+        finally:
+            sentences.put(None)
+
+    threading.Thread(target=work, daemon=True).start()
+    released: list[str] = []
+    while (item := sentences.get()) is not None:
+        released.append(item)
+        shown[-1] = {"role": "assistant", "content": _escape(" ".join(released))}
+        yield list(shown), "", ""
+    if "error" in result:
+        shown[-1] = {"role": "assistant", "content": _escape(f"Error: {result['error']}")}
+        yield list(shown), "", ""
+        return
+    a: Answer = result["answer"]
+    text = a.answer if a.refused else " ".join(released) or a.answer
+    if a.backend_error:
+        text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
+    shown[-1] = {"role": "assistant", "content": _escape(text)}
+    yield list(shown), sources_html(a, engine), ""
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):  # Gradio 6 message content parts
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return str(content)
+
+
+def _escape(text: str) -> str:
+    """Corpus text is data: never let it become HTML in the chat."""
+    return html.escape(text, quote=False)
 
 
 def build_demo() -> gr.Blocks:
+    backends = Engine(Settings()).available_backends()  # cheap: no model or index is loaded
     with gr.Blocks(title="ICML 2025 abstracts — cited answers") as demo:
         gr.Markdown("## Ask the ICML 2025 abstracts\nEvery sentence of an answer cites the paper it comes from.")
         with gr.Row():
@@ -94,12 +147,15 @@ def build_demo() -> gr.Blocks:
                 with gr.Row():
                     send = gr.Button("Ask", variant="primary")
                     clear = gr.Button("Clear")
+                with gr.Accordion("Settings", open=False):
+                    backend = gr.Dropdown(backends, value="extractive", label="Backend")
+                    top_k = gr.Slider(1, 20, value=5, step=1, label="Papers considered (top-k)")
                 gr.Examples(EXAMPLES, inputs=box)
             with gr.Column(scale=2):
                 gr.Markdown("### Sources")
                 sources = gr.HTML()
-        send.click(respond, [box, chat], [chat, sources, box], api_name="ask")
-        box.submit(respond, [box, chat], [chat, sources, box])
+        send.click(respond, [box, chat, backend, top_k], [chat, sources, box], api_name="ask")
+        box.submit(respond, [box, chat, backend, top_k], [chat, sources, box])
         clear.click(lambda: ([], "", ""), None, [chat, sources, box])
     return demo
 

@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 export GRADIO_ANALYTICS_ENABLED := False
 
-.PHONY: run test setup lint bench clean
+.PHONY: run test setup lint bench clean browser
 
 setup: $(STAMP)
 
@@ -27,8 +27,15 @@ run: $(STAMP)
 	$(BIN)/rag ingest
 	$(BIN)/rag serve
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
+
+# The browser test drives Debian's Chromium (Playwright cannot download browsers here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "note: install Debian's chromium (sudo apt-get install chromium) to run the browser test"; fi; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check rag ui tests

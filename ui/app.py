@@ -1,13 +1,11 @@
-"""Gradio chat app (first version: chat with cited answers and a sources panel)."""
+"""Gradio app: Chat, Papers and Evaluate tabs. `demo` is built at import; nothing heavy loads
+until the first request (or `launch`, which warms the engine before binding)."""
 
 from __future__ import annotations
 
-import html
 import logging
 import os
-import queue
-import threading
-from collections.abc import Iterator
+import sys
 from typing import Any
 
 import rag  # noqa: F401  (offline environment first)
@@ -18,12 +16,9 @@ import gradio as gr
 
 from rag.engine import Engine
 from rag.settings import Settings
-from rag.types import Answer
+from ui import handlers as h
 
 log = logging.getLogger(__name__)
-
-_engine: Engine | None = None
-_engine_lock = threading.Lock()
 
 EXAMPLES = [
     "Which optimizer equalizes each parameter's contribution to loss reduction for domain generalization?",
@@ -31,139 +26,135 @@ EXAMPLES = [
     "Which papers deal with conformal prediction?",
     "What learning rate does GENIE use?",
 ]
+CSS = "mark { background: #ffe58a; padding: 0 2px; } details.source { margin-bottom: .6em; }"
+
+# Re-exported for callers that used the first version of the app.
+get_engine = h.get_engine
+respond = h.respond
+sources_html = h.sources_html
 
 
-def get_engine() -> Engine:
-    """One engine per process, shared by every session; built on first use."""
-    global _engine
-    with _engine_lock:
-        if _engine is None:
-            engine = Engine(Settings())
-            engine.ensure_index()
-            _engine = engine
-    return _engine
+def _selected_paper(table: Any, evt: gr.SelectData) -> str:
+    try:
+        row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        return str(table.iloc[row, 0]) if hasattr(table, "iloc") else str(table[row][0])
+    except Exception:
+        return ""
 
 
-def sources_html(a: Answer, engine: Engine) -> str:
-    """Cited papers with the supporting sentences highlighted; everything escaped."""
-    papers = engine.retriever.snapshot.papers
-    if a.refused:
-        items = "".join(f"<li>{html.escape(c.label)} <code>{html.escape(c.paper_id)}</code></li>" for c in a.closest)
-        return f"<p><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
-    out = []
-    for n in sorted({c.n for c in a.citations}):
-        cites = [c for c in a.citations if c.n == n]
-        p = papers.get(cites[0].paper_id)
-        if p is None:
-            continue
-        text = p.abstract
-        spans = sorted((text.find(c.quote), len(c.quote)) for c in cites if text.find(c.quote) >= 0)
-        parts, pos = [], 0
-        for start, length in spans:
-            parts.append(html.escape(text[pos:start]))
-            parts.append(f"<mark>{html.escape(text[start : start + length])}</mark>")
-            pos = start + length
-        parts.append(html.escape(text[pos:]))
-        title = f" — {html.escape(p.title)}" if p.title else ""
-        out.append(
-            f"<details open><summary>[{n}] <b>{html.escape(p.label)}</b>{title} "
-            f"<code>{html.escape(p.paper_id)}</code></summary><p>{''.join(parts)}</p></details>"
-        )
-    return "".join(out)
-
-
-def respond(
-    message: str, history: list[dict[str, Any]], backend: str = "extractive", top_k: int = 5
-) -> Iterator[tuple[list[dict[str, Any]], str, str]]:
-    """Chat handler (a generator): the answer appears sentence by sentence as each one is
-    verified, then the sources panel with the supporting sentences highlighted."""
-    from rag.answer import ask
-
-    engine = get_engine()
-    message = (message or "").strip()
-    if not message:
-        yield history, "", ""
-        return
-    turns = [{"role": t["role"], "content": _text(t["content"])} for t in history if isinstance(t, dict)]
-    shown = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": "…"}]
-    yield list(shown), "", ""
-    sentences: queue.Queue[str | None] = queue.Queue()
-    result: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            result["answer"] = ask(
-                message[: engine.settings.max_question_chars],
-                backend=backend,
-                retriever=engine.retriever,
-                llm=engine.llm(backend),
-                llm_options=engine.llm_options(),
-                on_sentence=sentences.put,
-                history=turns,
-                top_k=int(top_k),
-            )
-        except Exception as e:  # shown to the user as one line
-            result["error"] = f"{type(e).__name__}: {e}"
-        finally:
-            sentences.put(None)
-
-    threading.Thread(target=work, daemon=True).start()
-    released: list[str] = []
-    while (item := sentences.get()) is not None:
-        released.append(item)
-        shown[-1] = {"role": "assistant", "content": _escape(" ".join(released))}
-        yield list(shown), "", ""
-    if "error" in result:
-        shown[-1] = {"role": "assistant", "content": _escape(f"Error: {result['error']}")}
-        yield list(shown), "", ""
-        return
-    a: Answer = result["answer"]
-    text = a.answer if a.refused else " ".join(released) or a.answer
-    if a.backend_error:
-        text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
-    shown[-1] = {"role": "assistant", "content": _escape(text)}
-    yield list(shown), sources_html(a, engine), ""
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, list):  # Gradio 6 message content parts
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return str(content)
-
-
-def _escape(text: str) -> str:
-    """Corpus text is data: never let it become HTML in the chat."""
-    return html.escape(text, quote=False)
+def _on_like(evt: gr.LikeData) -> tuple[int | None, Any]:
+    if evt.liked is False or evt.liked == "Dislike":
+        return evt.index if isinstance(evt.index, int) else evt.index[0], gr.update(visible=True)
+    return None, gr.update(visible=False)
 
 
 def build_demo() -> gr.Blocks:
     backends = Engine(Settings()).available_backends()  # cheap: no model or index is loaded
     with gr.Blocks(title="ICML 2025 abstracts — cited answers") as demo:
         gr.Markdown("## Ask the ICML 2025 abstracts\nEvery sentence of an answer cites the paper it comes from.")
-        with gr.Row():
-            with gr.Column(scale=3):
-                chat = gr.Chatbot(label="Conversation", height=420)
-                box = gr.Textbox(label="Question", placeholder="Ask about the papers…")
-                with gr.Row():
-                    send = gr.Button("Ask", variant="primary")
-                    clear = gr.Button("Clear")
-                with gr.Accordion("Settings", open=False):
-                    backend = gr.Dropdown(backends, value="extractive", label="Backend")
-                    top_k = gr.Slider(1, 20, value=5, step=1, label="Papers considered (top-k)")
-                gr.Examples(EXAMPLES, inputs=box)
-            with gr.Column(scale=2):
-                gr.Markdown("### Sources")
-                sources = gr.HTML()
-        send.click(respond, [box, chat, backend, top_k], [chat, sources, box], api_name="ask")
-        box.submit(respond, [box, chat, backend, top_k], [chat, sources, box])
-        clear.click(lambda: ([], "", ""), None, [chat, sources, box])
+        with gr.Tab("Chat"):
+            answers = gr.State([])
+            disliked = gr.State(None)
+            with gr.Row():
+                with gr.Column(scale=3):
+                    chat = gr.Chatbot(label="Conversation", height=440, elem_id="chat")
+                    box = gr.Textbox(label="Question", placeholder="Ask about the papers…", elem_id="question")
+                    with gr.Row():
+                        send = gr.Button("Ask", variant="primary", elem_id="ask")
+                        clear = gr.Button("Clear conversation")
+                        copy = gr.Button("Copy answer (Markdown)")
+                    markdown = gr.Textbox(label="Answer as Markdown", lines=6, buttons=["copy"], visible=False)
+                    with gr.Row(visible=False) as feedback_row:
+                        comment = gr.Textbox(label="What was wrong? (optional)", scale=4)
+                        send_feedback = gr.Button("Send feedback", scale=1)
+                    feedback_status = gr.Markdown()
+                    with gr.Accordion("Settings and filters", open=False):
+                        backend = gr.Dropdown(backends, value="extractive", label="Backend")
+                        top_k = gr.Slider(1, 20, value=5, step=1, label="Papers considered (top-k)")
+                        filters = gr.Dropdown([], multiselect=True, label="Only these papers or files")
+                    gr.Examples(EXAMPLES, inputs=box)
+                with gr.Column(scale=2):
+                    gr.Markdown("### Sources")
+                    sources = gr.HTML(elem_id="sources")
+            inputs = [box, chat, backend, top_k, filters, answers]
+            outputs = [chat, sources, box, answers]
+            send.click(h.respond, inputs, outputs, api_name="ask")
+            box.submit(h.respond, inputs, outputs)
+            clear.click(
+                lambda: ([], "", "", [], gr.update(visible=False)), None, [chat, sources, box, answers, markdown]
+            )
+            copy.click(lambda a: gr.update(value=h.copy_answer(a), visible=True), answers, markdown)
+            chat.like(_on_like, None, [disliked, feedback_row])
+            send_feedback.click(h.record_feedback, [chat, answers, disliked, comment], feedback_status)
+
+        with gr.Tab("Papers"):
+            with gr.Row():
+                with gr.Column(scale=3):
+                    search = gr.Textbox(label="Search label, title or text", elem_id="paper-search")
+                    table = gr.Dataframe(
+                        headers=["paper_id", "label", "title", "abstract"],
+                        interactive=False,
+                        wrap=True,
+                        elem_id="papers-table",
+                    )
+                with gr.Column(scale=2):
+                    paper_id = gr.Textbox(label="Paper id")
+                    paper = gr.HTML()
+                    upload = gr.File(label="Add a corpus file (.txt or .jsonl)", file_types=[".txt", ".jsonl"])
+                    ingest_btn = gr.Button("Ingest file")
+                    ingest_status = gr.Markdown()
+            search.change(h.papers_table, search, table)
+            table.select(_selected_paper, table, paper_id)
+            paper_id.change(h.paper_view, paper_id, paper)
+
+            def do_upload(path: str | None, progress: gr.Progress = gr.Progress()) -> tuple[str, Any, Any]:  # noqa: B008
+                msg = h.upload(path, progress)
+                return msg, h.papers_table(""), gr.update(choices=h.filter_choices())
+
+            ingest_btn.click(do_upload, upload, [ingest_status, table, filters])
+
+        with gr.Tab("Evaluate"):
+            with gr.Row():
+                eval_set = gr.Dropdown(h.eval_sets(), value="eval/test.jsonl", label="Eval set")
+                eval_backend = gr.Dropdown(backends, value="extractive", label="Backend")
+                limit = gr.Number(0, label="Only the first N questions (0 = all)", precision=0)
+                run = gr.Button("Run evaluation", variant="primary")
+            report = gr.Markdown()
+            with gr.Row():
+                plot1 = gr.Image(label="Metrics by question type", interactive=False)
+                plot2 = gr.Image(label="Latency", interactive=False)
+            failures_only = gr.Checkbox(label="Only failed questions")
+            results = gr.Dataframe(headers=["id", "type", "result", "question", "answer"], wrap=True, interactive=False)
+            all_rows = gr.State([])
+
+            def do_eval(s: str, b: str, n: float, progress: gr.Progress = gr.Progress()) -> Any:  # noqa: B008
+                table_md, plots, rows = h.run_eval(s, b, int(n or 0), progress)
+                return table_md, plots[0], plots[1], rows, rows
+
+            run.click(do_eval, [eval_set, eval_backend, limit], [report, plot1, plot2, results, all_rows])
+            failures_only.change(h.only_failures, [all_rows, failures_only], results)
+
+        demo.load(lambda: (gr.update(choices=h.filter_choices()), h.papers_table("")), None, [filters, table])
     return demo
 
 
 demo = build_demo()
 
 
-def launch(host: str = "127.0.0.1", port: int = 7860) -> int:
-    get_engine()  # index and load before the first visitor waits for it
-    demo.queue(default_concurrency_limit=4).launch(server_name=host, server_port=port, share=False)
+def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = False) -> int:
+    import time
+
+    t0 = time.perf_counter()
+    h.get_engine().warm()  # index and load before the first visitor waits for it
+    auth = os.environ.get("RAG_UI_AUTH")  # "user:password"
+    if host not in ("127.0.0.1", "localhost", "::1") and not auth:
+        print(f"warning: serving on {host} without authentication (set RAG_UI_AUTH=user:password)", file=sys.stderr)
+    log.info("engine ready in %.1fs", time.perf_counter() - t0)
+    demo.queue(default_concurrency_limit=4).launch(
+        server_name=host,
+        server_port=port,
+        share=False,
+        auth=tuple(auth.split(":", 1)) if auth and ":" in auth else None,  # type: ignore[arg-type]
+        css=CSS,
+    )
     return 0

@@ -1,0 +1,305 @@
+"""The app's handlers: plain functions over one shared engine (tested directly)."""
+
+from __future__ import annotations
+
+import html
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import rag  # noqa: F401  (offline environment first)
+from rag.engine import Engine
+from rag.settings import PROJECT_ROOT, Settings
+from rag.types import Answer
+
+_engine: Engine | None = None
+_engine_lock = threading.Lock()
+
+
+def get_engine() -> Engine:
+    """One engine per process, shared by every session; built (and the corpus indexed) on first use."""
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            engine = Engine(Settings())
+            engine.ensure_index()
+            _engine = engine
+    return _engine
+
+
+def _escape(text: str) -> str:
+    """Corpus text is data: it never becomes HTML."""
+    return html.escape(text, quote=True)
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):  # Gradio 6 message content parts
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return str(content)
+
+
+# --- chat --------------------------------------------------------------------------------
+def sources_html(a: Answer, engine: Engine) -> str:
+    """Cited papers with their supporting sentences highlighted; everything escaped."""
+    papers = engine.retriever.snapshot.papers
+    if a.refused:
+        items = "".join(f"<li>{_escape(c.label)} <code>{_escape(c.paper_id)}</code></li>" for c in a.closest)
+        return f"<p class='refusal'><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
+    out = []
+    for n in sorted({c.n for c in a.citations}):
+        cites = [c for c in a.citations if c.n == n]
+        p = papers.get(cites[0].paper_id)
+        if p is None:
+            continue
+        text = p.abstract
+        spans = sorted({(text.find(c.quote), len(c.quote)) for c in cites if text.find(c.quote) >= 0})
+        parts, pos = [], 0
+        for start, length in spans:
+            parts.append(_escape(text[pos:start]))
+            parts.append(f"<mark>{_escape(text[start : start + length])}</mark>")
+            pos = start + length
+        parts.append(_escape(text[pos:]))
+        title = f" — {_escape(p.title)}" if p.title else ""
+        link = f" <a href='{_escape(p.url)}' rel='noopener' target='_blank'>link</a>" if _safe_url(p.url) else ""
+        out.append(
+            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{_escape(p.label)}</b>{title} "
+            f"<code>{_escape(p.paper_id)}</code>{link}</summary><p>{''.join(parts)}</p></details>"
+        )
+    return "".join(out)
+
+
+def _safe_url(url: str | None) -> bool:
+    return bool(url) and str(url).lower().startswith(("http://", "https://"))
+
+
+def answer_markdown(a: Answer) -> str:
+    """ "Copy answer": the answer with its references, as Markdown."""
+    lines = [a.answer, ""]
+    if a.citations:
+        lines.append("References:")
+        for n in sorted({c.n for c in a.citations}):
+            group = [c for c in a.citations if c.n == n]
+            title = f", *{group[0].title}*" if group[0].title else ""
+            lines.append(f"{n}. **{group[0].label}** (`{group[0].paper_id}`){title}")
+            lines += [f"   > {c.quote}" for c in group]
+    return "\n".join(lines).strip() + "\n"
+
+
+def respond(
+    message: str,
+    history: list[dict[str, Any]],
+    backend: str = "extractive",
+    top_k: int = 5,
+    filters: list[str] | None = None,
+    answers: list[dict[str, Any]] | None = None,
+) -> Iterator[tuple[list[dict[str, Any]], str, str, list[dict[str, Any]]]]:
+    """Chat handler: the answer appears sentence by sentence as each is verified, then the
+    sources panel with the supporting sentences highlighted."""
+    from rag.answer import ask
+
+    engine = get_engine()
+    answers = list(answers or [])
+    message = (message or "").strip()
+    if not message:
+        yield history, "", "", answers
+        return
+    turns = [{"role": t["role"], "content": _text(t["content"])} for t in history if isinstance(t, dict)]
+    # paper_ids of earlier answers make follow-ups robust
+    for t, a in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
+        t["paper_ids"] = [c["paper_id"] for c in a.get("citations", [])]
+    shown = [*history, {"role": "user", "content": _escape(message)}, {"role": "assistant", "content": "…"}]
+    yield list(shown), "", "", answers
+    papers = [f.split("paper:", 1)[1] for f in filters or [] if f.startswith("paper:")]
+    files = [f.split("file:", 1)[1] for f in filters or [] if f.startswith("file:")]
+    sentences: queue.Queue[str | None] = queue.Queue()
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["answer"] = ask(
+                message[: engine.settings.max_question_chars],
+                backend=backend,
+                retriever=engine.retriever,
+                llm=engine.llm(backend),
+                llm_options=engine.llm_options(),
+                on_sentence=sentences.put,
+                history=turns,
+                top_k=int(top_k),
+                papers=papers or None,
+                files=files or None,
+            )
+        except Exception as e:  # shown as one line, never a traceback
+            result["error"] = f"{type(e).__name__}: {e}"
+        finally:
+            sentences.put(None)
+
+    threading.Thread(target=work, daemon=True).start()
+    released: list[str] = []
+    while (item := sentences.get()) is not None:
+        released.append(item)
+        shown[-1] = {"role": "assistant", "content": _escape(" ".join(released))}
+        yield list(shown), "", "", answers
+    if "error" in result:
+        shown[-1] = {"role": "assistant", "content": _escape(f"Error: {result['error']}")}
+        yield list(shown), "", "", answers
+        return
+    a: Answer = result["answer"]
+    text = a.answer if a.refused else (" ".join(released) or a.answer)
+    if a.backend_error:
+        text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
+    shown[-1] = {"role": "assistant", "content": _escape(text)}
+    yield list(shown), sources_html(a, engine), "", [*answers, a.to_json()]
+
+
+def copy_answer(answers: list[dict[str, Any]]) -> str:
+    if not answers:
+        return ""
+    return answer_markdown(Answer.model_validate(answers[-1]))
+
+
+def record_feedback(
+    history: list[dict[str, Any]], answers: list[dict[str, Any]], index: int | None, comment: str
+) -> str:
+    """A thumbs-down becomes a draft eval case in RAG_HOME/feedback.jsonl (gold left for a person)."""
+    engine = get_engine()
+    assistant_turns = [i for i, t in enumerate(history) if isinstance(t, dict) and t.get("role") == "assistant"]
+    if index is None or index not in assistant_turns or not answers:
+        return "Pick an answer with 👎 first."
+    k = assistant_turns.index(index)
+    if k >= len(answers):
+        return "That answer is still being written."
+    a = answers[k]
+    earlier = [{"role": t["role"], "content": _text(t["content"])} for t in history[: index - 1]]
+    draft = {
+        "id": f"feedback-{int(time.time() * 1000)}",
+        "type": "followup" if earlier else "single",
+        "question": a.get("question", ""),
+        "history": earlier,
+        "gold_ids": [],
+        "answer_facts": [],
+        "evidence": "",
+        "lexical": False,
+        "needs_review": True,
+        "answer": a.get("answer", ""),
+        "citations": a.get("citations", []),
+        "backend": a.get("backend"),
+        "comment": (comment or "").strip(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    path = Path(engine.settings.home) / "feedback.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _engine_lock, open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(draft, ensure_ascii=False) + "\n")
+    return f"Thanks — saved as a draft eval case in {path}."
+
+
+def filter_choices() -> list[str]:
+    engine = get_engine()
+    papers = engine.retriever.snapshot.papers.values()
+    files = sorted({p.source for p in papers})
+    return [f"file:{f}" for f in files] + [f"paper:{p.paper_id}" for p in sorted(papers, key=lambda p: p.paper_id)]
+
+
+# --- papers --------------------------------------------------------------------------------
+def papers_table(query: str = "") -> list[list[str]]:
+    engine = get_engine()
+    q = (query or "").lower().strip()
+    rows = []
+    for p in sorted(engine.retriever.snapshot.papers.values(), key=lambda p: (p.source, p.position)):
+        hay = f"{p.label} {p.title or ''} {p.abstract}".lower()
+        if not q or q in hay:
+            rows.append([p.paper_id, p.label, p.title or "", p.abstract[:140] + ("…" if len(p.abstract) > 140 else "")])
+    return rows
+
+
+def paper_view(paper_id: str) -> str:
+    p = get_engine().retriever.snapshot.papers.get((paper_id or "").strip())
+    if p is None:
+        return "<p>Select a paper in the table.</p>"
+    meta = [f"<code>{_escape(p.paper_id)}</code>"]
+    if p.title:
+        meta.append(_escape(p.title))
+    if p.authors:
+        meta.append(_escape(", ".join(p.authors)))
+    return f"<h3>{_escape(p.label)}</h3><p>{' · '.join(meta)}</p><p>{_escape(p.abstract)}</p>"
+
+
+def upload(path: str | None, progress: Any = None) -> str:
+    """Ingest an uploaded corpus file (text or JSONL); clear messages for bad files."""
+    if not path:
+        return "Choose a .txt or .jsonl file first."
+    src = Path(path)
+    if src.suffix not in (".txt", ".jsonl"):
+        return f"{src.name}: only .txt (header + one abstract per line) or .jsonl files can be ingested."
+    engine = get_engine()
+    dest = Path(engine.settings.home) / "uploads" / src.name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(src.read_bytes())
+    if progress is not None:
+        progress(0.1, desc="embedding")
+    report = engine.ingest([dest], progress=False)
+    if report.errors:
+        dest.unlink(missing_ok=True)
+        return "Not ingested: " + "; ".join(e.replace(str(dest.parent) + "/", "") for e in report.errors)
+    return (
+        f"{dest.name}: {report.added} added, {report.updated} updated, {report.unchanged} unchanged, "
+        f"{report.removed} removed. Index: {report.papers} papers."
+    )
+
+
+# --- evaluate ------------------------------------------------------------------------------
+def eval_sets() -> list[str]:
+    return sorted(str(p.relative_to(PROJECT_ROOT)) for p in (PROJECT_ROOT / "eval").glob("*.jsonl"))
+
+
+def run_eval(
+    set_path: str, backend: str, limit: int = 0, progress: Any = None
+) -> tuple[str, list[str], list[list[Any]]]:
+    """Run an eval set as `rag eval` does; returns the report table, plot paths and per-question rows."""
+    from rag.answer import ask
+    from rag.evalset import load_set
+    from rag.evaluation import run_cases, write_run
+    from rag.metrics import support_with
+
+    engine = get_engine()
+    cases = load_set(PROJECT_ROOT / set_path)
+    if limit:
+        cases = cases[: int(limit)]
+    llm = engine.llm(backend)
+    done = {"n": 0}
+
+    def one(case):  # type: ignore[no-untyped-def]
+        done["n"] += 1
+        if progress is not None:
+            progress(done["n"] / len(cases), desc=f"{done['n']}/{len(cases)}")
+        history = [t.model_dump(exclude_none=True) for t in case.history] or None
+        return ask(
+            case.question,
+            backend=backend,
+            retriever=engine.retriever,
+            llm=llm,
+            llm_options=engine.llm_options(),
+            history=history,
+        )
+
+    rows = run_cases(cases, one, progress=False)
+    out = Path(engine.settings.home) / "eval-runs" / f"{Path(set_path).stem}-{backend}"
+    abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
+
+    def cos(a: str, b: str) -> float:
+        return float(engine.retriever.embed_query(a) @ engine.retriever.embed_query(b))
+
+    report = write_run(cases, rows, abstracts, out, f"{set_path} ({backend})", support_with(cos))
+    table = (out / "report.md").read_text(encoding="utf-8").split("## Failures")[0]
+    reasons = {q["id"]: q["reason"] for q in report["questions"]}
+    per_q = [[r["id"], r["type"], reasons.get(r["id"]) or "pass", r["question"], r["answer"][:200]] for r in rows]
+    return table, [str(out / "metrics_by_type.png"), str(out / "latency_hist.png")], per_q
+
+
+def only_failures(rows: list[list[Any]], failures_only: bool) -> list[list[Any]]:
+    return [r for r in rows or [] if not failures_only or r[2] != "pass"]

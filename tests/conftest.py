@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +21,25 @@ from rag.settings import PROJECT_ROOT, Settings
 DATA = PROJECT_ROOT / "data"
 EVAL = PROJECT_ROOT / "eval"
 TESTDATA = Path(__file__).parent / "data"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, seconds: float) -> bool:
+    """Poll a local URL until it answers 200 (bounded)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.3)
+    return False
 
 
 def load_jsonl(path: Path) -> list[dict]:  # type: ignore[type-arg]

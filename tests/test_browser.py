@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from rag.engine import Engine
-from tests.conftest import write_corpus
+from tests.conftest import free_port, wait_http, write_corpus
 
 pytestmark = pytest.mark.slow
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +46,7 @@ def app_url(real_engine: Engine, tmp_path_factory: pytest.TempPathFactory):  # t
     )
     url = f"http://127.0.0.1:{port}/"
     try:
-        while time.perf_counter() - t0 < 180:
-            try:
-                with urllib.request.urlopen(url, timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
-        else:
+        if not wait_http(url, 180):
             pytest.fail("rag serve did not start")
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "serve_ready_seconds.txt").write_text(f"{time.perf_counter() - t0:.2f}\n")

@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
@@ -18,7 +15,7 @@ from rag.cite import supports
 from rag.engine import Engine
 from rag.llm import LocalLLM, OpenAICompatLLM, default_gguf
 from rag.text import clean, match_form
-from tests.conftest import TESTDATA, load_jsonl
+from tests.conftest import TESTDATA, free_port, load_jsonl, wait_http
 
 pytestmark = pytest.mark.slow
 
@@ -46,26 +43,24 @@ def check_answer(engine: Engine, a) -> None:  # type: ignore[no-untyped-def]
         assert all(f"{s.text} [{s.citations[0]}]" in a.answer for s in kept)
 
 
+def ask_streaming(engine: Engine, llm: object, backend: str, question: str) -> None:
+    released: list[str] = []
+    a = ask(
+        question,
+        backend=backend,
+        retriever=engine.retriever,
+        llm=llm,
+        on_sentence=released.append,
+        llm_options={"max_tokens": 120, "temperature": 0.0, "timeout": 120},
+    )
+    check_answer(engine, a)
+    assert released  # streamed sentence by sentence (LLM sentences, the fallback's, or the refusal)
+
+
 def test_local_smollm2(real_engine: Engine) -> None:
     llm = LocalLLM(default_gguf())
     for q in QUESTIONS:
-        released: list[str] = []
-        a = ask(
-            q,
-            backend="local",
-            retriever=real_engine.retriever,
-            llm=llm,
-            on_sentence=released.append,
-            llm_options={"max_tokens": 120, "temperature": 0.0, "timeout": 120},
-        )
-        check_answer(real_engine, a)
-        assert released  # streamed sentence by sentence (LLM sentences, or the fallback's)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        ask_streaming(real_engine, llm, "local", q)
 
 
 @pytest.fixture(scope="module")
@@ -91,15 +86,7 @@ def llama_server():  # type: ignore[no-untyped-def]
     )
     url = f"http://127.0.0.1:{port}/v1"
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.5)
-        else:
+        if not wait_http(f"{url}/models", 120):
             pytest.fail("llama_cpp.server did not start")
         yield url
     finally:
@@ -112,17 +99,7 @@ def test_openai_backend_against_real_server(real_engine: Engine, llama_server: s
     deltas = list(llm.stream([{"role": "user", "content": "Say hello."}], max_tokens=16, temperature=0.0))
     assert len(deltas) > 1  # it really streams
     for q in QUESTIONS[:2]:
-        released: list[str] = []
-        a = ask(
-            q,
-            backend="openai",
-            retriever=real_engine.retriever,
-            llm=llm,
-            on_sentence=released.append,
-            llm_options={"max_tokens": 120, "temperature": 0.0, "timeout": 120},
-        )
-        check_answer(real_engine, a)
-        assert released
+        ask_streaming(real_engine, llm, "openai", q)
 
 
 def test_cli_openai_backend_json_and_stream(real_engine: Engine, llama_server: str) -> None:

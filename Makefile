@@ -40,7 +40,7 @@ browser:
 lint: $(STAMP)
 	$(BIN)/ruff check rag ui tests
 	$(BIN)/ruff format --check rag ui tests
-	$(BIN)/mypy rag
+	$(BIN)/mypy rag ui
 
 bench: $(STAMP)
 	$(BIN)/rag bench

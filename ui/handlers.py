@@ -65,7 +65,7 @@ def sources_html(a: Answer, engine: Engine) -> str:
             pos = start + length
         parts.append(_escape(text[pos:]))
         title = f" — {_escape(p.title)}" if p.title else ""
-        link = f" <a href='{_escape(p.url)}' rel='noopener' target='_blank'>link</a>" if _safe_url(p.url) else ""
+        link = f" <a href='{_escape(p.url or '')}' rel='noopener' target='_blank'>link</a>" if _safe_url(p.url) else ""
         out.append(
             f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{_escape(p.label)}</b>{title} "
             f"<code>{_escape(p.paper_id)}</code>{link}</summary><p>{''.join(parts)}</p></details>"
@@ -110,8 +110,8 @@ def respond(
         return
     turns = [{"role": t["role"], "content": _text(t["content"])} for t in history if isinstance(t, dict)]
     # paper_ids of earlier answers make follow-ups robust
-    for t, a in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
-        t["paper_ids"] = [c["paper_id"] for c in a.get("citations", [])]
+    for turn, prev in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
+        turn["paper_ids"] = [c["paper_id"] for c in prev.get("citations", [])]
     shown = [*history, {"role": "user", "content": _escape(message)}, {"role": "assistant", "content": "…"}]
     yield list(shown), "", "", answers
     papers = [f.split("paper:", 1)[1] for f in filters or [] if f.startswith("paper:")]

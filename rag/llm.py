@@ -42,8 +42,15 @@ class LocalLLM:
     name = "local"
 
     def __init__(
-        self, model_path: str | None = None, *, chat_format: str | None = None, threads: int = 0, n_ctx: int = 4096
+        self,
+        model_path: str | None = None,
+        *,
+        chat_format: str | None = None,
+        threads: int = 0,
+        n_ctx: int = 4096,
+        factory: Any = None,
     ) -> None:
+        self.factory = factory  # llama_cpp.Llama unless a test passes a fake
         self.model_path = model_path
         self.chat_format = chat_format
         self.threads = threads or os.cpu_count() or 1
@@ -55,10 +62,14 @@ class LocalLLM:
     def load(self) -> Any:
         with self._load_lock:
             if self._llm is None:
-                try:
-                    from llama_cpp import Llama
-                except ImportError:
-                    raise LLMError("the local backend needs llama-cpp-python (pip install llama-cpp-python)") from None
+                Llama = self.factory
+                if Llama is None:
+                    try:
+                        from llama_cpp import Llama
+                    except ImportError:
+                        raise LLMError(
+                            "the local backend needs llama-cpp-python (pip install llama-cpp-python)"
+                        ) from None
                 path = self.model_path or default_gguf()
                 if not os.path.exists(path):
                     raise LLMError(f"GGUF model not found: {path}")

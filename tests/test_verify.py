@@ -177,3 +177,33 @@ def test_llm_refusal_and_no_call_when_retrieval_refuses(engine: Engine) -> None:
 def test_empty_output_falls_back(engine: Engine) -> None:
     a, _ = run(engine, ScriptedLLM(""))
     assert a.answer_source == "fallback" and not a.refused
+
+
+class FakeLlama:
+    """Stands in for llama_cpp.Llama: metadata with or without a chat template."""
+
+    def __init__(self, *, model_path: str, chat_format: str | None, **kw: object) -> None:
+        self.chat_format = chat_format
+        self.metadata = {} if "notemplate" in model_path else {"tokenizer.chat_template": "{{ messages }}"}
+        self.kw = kw
+
+    def create_chat_completion(self, **kw: object):  # type: ignore[no-untyped-def]
+        yield {"choices": [{"delta": {"role": "assistant"}}]}
+        yield {"choices": [{"delta": {"content": "Hi [1]."}}]}
+
+
+def test_local_backend_needs_a_chat_template_or_explicit_format(tmp_path: Path) -> None:
+    from rag.llm import LocalLLM
+
+    plain = tmp_path / "notemplate.gguf"
+    plain.write_bytes(b"gguf")
+    with pytest.raises(LLMError, match="no chat template: set RAG_LLM_CHAT_FORMAT"):
+        LocalLLM(str(plain), factory=FakeLlama).load()
+    llm = LocalLLM(str(plain), chat_format="gemma", factory=FakeLlama, threads=0)
+    assert "".join(llm.stream([], max_tokens=8, temperature=0.0)) == "Hi [1]."
+    assert llm.threads >= 1 and llm.load().kw["n_threads"] == llm.threads
+    templated = tmp_path / "smol.gguf"
+    templated.write_bytes(b"gguf")
+    assert LocalLLM(str(templated), factory=FakeLlama).load().chat_format is None
+    with pytest.raises(LLMError, match="not found"):
+        LocalLLM(str(tmp_path / "missing.gguf"), factory=FakeLlama).load()

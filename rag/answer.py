@@ -230,13 +230,10 @@ def _names_a_paper(question: str, papers: dict[str, Paper]) -> bool:
     return any(p.label.lower() in toks for p in papers.values() if " " not in p.label)
 
 
-_VOCABS: dict[int, tuple[str, Vocabulary]] = {}
-
-
 def _vocab(retriever: Retriever) -> Vocabulary:
+    """Term statistics of the current snapshot, computed once per snapshot."""
     snap = retriever.snapshot
-    cached = _VOCABS.get(id(retriever))
-    if cached is None or cached[0] != snap.stamp:
-        cached = (snap.stamp, Vocabulary(snap.papers))
-        _VOCABS[id(retriever)] = cached
-    return cached[1]
+    vocab = snap.derived.get("vocab")
+    if vocab is None:
+        vocab = snap.derived.setdefault("vocab", Vocabulary(snap.papers))
+    return vocab  # type: ignore[no-any-return]

@@ -256,6 +256,7 @@ class Snapshot:
     bm25_sentences: BM25Retriever | None
     bm25_papers: BM25Retriever | None
     by_paper: dict[str, list[TextNode]] = field(default_factory=dict)
+    derived: dict[str, Any] = field(default_factory=dict)  # caches computed from this snapshot
 
 
 _bm25_lock = threading.Lock()

@@ -382,7 +382,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         rows = run_cases(cases, one)
         folder = out / b if len(backends) > 1 else out
         reports[b] = write_run(
-            cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})", support_with(_cosine(engine))
+            cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})", support_with(engine.cosine)
         )
         print(f"{b}: wrote {folder}/report.md")
         print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
@@ -392,13 +392,6 @@ def _run_eval(args: argparse.Namespace) -> int:
     for f in failed:
         print(f"below threshold: {f}", file=sys.stderr)
     return 1 if failed else 0
-
-
-def _cosine(engine: Any) -> Any:
-    def cos(a: str, b: str) -> float:
-        return float(engine.retriever.embed_query(a) @ engine.retriever.embed_query(b))
-
-    return cos
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -102,6 +102,10 @@ class Engine:
             out.append("openai")
         return out
 
+    def cosine(self, a: str, b: str) -> float:
+        """Embedding cosine of two texts (cached query vectors), for the support judge."""
+        return float(self.retriever.embed_query(a) @ self.retriever.embed_query(b))
+
     def warm(self) -> None:
         """Load the snapshot and the embedding model now, not inside the first answer."""
         _ = self.retriever.snapshot

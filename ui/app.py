@@ -28,11 +28,6 @@ EXAMPLES = [
 ]
 CSS = "mark { background: #ffe58a; padding: 0 2px; } details.source { margin-bottom: .6em; }"
 
-# Re-exported for callers that used the first version of the app.
-get_engine = h.get_engine
-respond = h.respond
-sources_html = h.sources_html
-
 
 def _selected_paper(table: Any, evt: gr.SelectData) -> str:
     try:

@@ -291,10 +291,7 @@ def run_eval(
     out = Path(engine.settings.home) / "eval-runs" / f"{Path(set_path).stem}-{backend}"
     abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
 
-    def cos(a: str, b: str) -> float:
-        return float(engine.retriever.embed_query(a) @ engine.retriever.embed_query(b))
-
-    report = write_run(cases, rows, abstracts, out, f"{set_path} ({backend})", support_with(cos))
+    report = write_run(cases, rows, abstracts, out, f"{set_path} ({backend})", support_with(engine.cosine))
     table = (out / "report.md").read_text(encoding="utf-8").split("## Failures")[0]
     reasons = {q["id"]: q["reason"] for q in report["questions"]}
     per_q = [[r["id"], r["type"], reasons.get(r["id"]) or "pass", r["question"], r["answer"][:200]] for r in rows]

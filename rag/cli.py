@@ -9,18 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 import rag  # noqa: F401  (sets the offline environment first)
-from rag.settings import Settings
+from rag.settings import Settings, load_settings
 
 log = logging.getLogger("rag")
 
 from rag.answer import BACKENDS, BackendUnavailable  # noqa: E402
-
-
-class UsageError(Exception):
-    """A problem the user can fix; printed as one line, never a traceback."""
+from rag.cli_eval import cmd_bench, cmd_eval  # noqa: E402
+from rag.errors import UsageError  # noqa: E402
+from rag.history import HistoryError, read_history  # noqa: E402
 
 
 def _engine(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -30,44 +27,7 @@ def _engine(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def _settings() -> Settings:
-    try:
-        return Settings()
-    except ValidationError as e:
-        first = e.errors()[0]
-        raise UsageError(f"invalid setting RAG_{str(first['loc'][0]).upper()}: {first['msg']}") from None
-
-
-def read_history(path: str) -> list[dict[str, Any]]:
-    """A JSON list of {"role": "user"|"assistant", "content": str, "paper_ids"?: [str]}."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"{path}: cannot read history ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: history is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"{path}:{e.lineno}: malformed JSON ({e.msg})") from None
-    except RecursionError:
-        raise UsageError(f"{path}: JSON nested too deeply") from None
-    return validate_history(data, path)
-
-
-def validate_history(data: Any, where: str = "history") -> list[dict[str, Any]]:
-    if not isinstance(data, list):
-        raise UsageError(f"{where}: expected a JSON list of turns")
-    out = []
-    for i, turn in enumerate(data, 1):
-        if not isinstance(turn, dict) or turn.get("role") not in ("user", "assistant"):
-            raise UsageError(f'{where}: turn {i} must be an object with "role" user or assistant')
-        if not isinstance(turn.get("content"), str):
-            raise UsageError(f'{where}: turn {i} needs a "content" string')
-        pids = turn.get("paper_ids")
-        if pids is not None and not (isinstance(pids, list) and all(isinstance(p, str) for p in pids)):
-            raise UsageError(f'{where}: turn {i}: "paper_ids" must be a list of strings')
-        out.append({"role": turn["role"], "content": turn["content"], **({"paper_ids": pids} if pids else {})})
-    return out
+    return load_settings()
 
 
 def check_question(question: str, max_chars: int) -> str:
@@ -125,7 +85,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     s = _settings()
     backend = args.backend or s.backend
     question = check_question(args.question, s.max_question_chars)
-    history = read_history(args.history) if args.history else None
+    try:
+        history = read_history(args.history) if args.history else None
+    except HistoryError as e:
+        raise UsageError(str(e)) from None
     engine = _engine(args)
     llm = engine.llm(backend)
     engine.ensure_index()
@@ -305,106 +268,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ui.app import launch
 
     return launch(host=args.host, port=args.port)
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    from rag.corpus import corpus_files, read_corpus_file
-    from rag.evalset import EvalSetError, check_set, load_set
-
-    if args.diff:
-        from rag.evaluation import diff_runs
-
-        a, b = (Path(p) for p in args.diff)
-        for d in (a, b):
-            if not (d / "report.json").exists():
-                raise UsageError(f"{d}: no report.json (not an eval output folder)")
-        print(diff_runs(a, b))
-        return 0
-    if args.check:
-        s = _settings()
-        try:
-            cases = load_set(Path(args.check), include_drafts=False)
-        except EvalSetError as e:
-            raise UsageError(str(e)) from None
-        abstracts = {p.paper_id: p.abstract for f in corpus_files([Path(s.data_dir)]) for p in read_corpus_file(f)}
-        problems, notes = check_set(cases, abstracts)
-        for n in notes:
-            print(n)
-        counts: dict[str, int] = {}
-        for c in cases:
-            counts[c.type] = counts.get(c.type, 0) + 1
-        print(f"{args.check}: {len(cases)} questions " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-        for p in problems:
-            print(f"problem: {p}", file=sys.stderr)
-        print(f"{len(problems)} problem(s)")
-        return 1 if problems else 0
-    if not args.set:
-        raise UsageError("rag eval needs --set PATH, --check PATH or --diff DIR_A DIR_B")
-    return _run_eval(args)
-
-
-def _run_eval(args: argparse.Namespace) -> int:
-    from rag.answer import ask
-    from rag.evalset import EvalSetError, load_set
-    from rag.evaluation import gate, parse_fail_under, run_cases, write_comparison, write_run
-    from rag.metrics import support_with
-
-    s = _settings()
-    try:
-        cases = load_set(Path(args.set))
-        thresholds = parse_fail_under(args.fail_under or [])
-    except (EvalSetError, ValueError) as e:
-        raise UsageError(str(e)) from None
-    if args.limit:
-        cases = cases[: args.limit]
-    backends = list(dict.fromkeys(args.backend or [s.backend]))
-    engine = _engine(args)
-    llms = {b: engine.llm(b) for b in backends}
-    engine.ensure_index()
-    engine.warm()
-    abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
-    out = Path(args.out)
-    reports = {}
-    for b in backends:
-
-        def one(case, b=b):  # type: ignore[no-untyped-def]
-            history = [t.model_dump(exclude_none=True) for t in case.history] or None
-            return ask(
-                case.question,
-                backend=b,
-                retriever=engine.retriever,
-                llm=llms[b],
-                llm_options=engine.llm_options(),
-                history=history,
-                top_k=args.top_k or s.top_k,
-            )
-
-        rows = run_cases(cases, one)
-        folder = out / b if len(backends) > 1 else out
-        reports[b] = write_run(
-            cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})", support_with(engine.cosine)
-        )
-        print(f"{b}: wrote {folder}/report.md")
-        print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
-    if len(backends) > 1:
-        write_comparison(reports, out)
-    failed = [f"{b}: {f}" for b, r in reports.items() for f in gate(r, thresholds)]
-    for f in failed:
-        print(f"below threshold: {f}", file=sys.stderr)
-    return 1 if failed else 0
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    from rag.bench import run_bench
-
-    result = run_bench(_settings(), quick=args.quick)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        from rag.bench import format_table
-
-        print(format_table(result))
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -55,3 +55,16 @@ class Settings(BaseSettings):
 
     def model_path(self) -> str:
         return self.embed_model or default_model_path()
+
+
+def load_settings() -> Settings:
+    """Settings from the environment; a bad value is one clear line, not a traceback."""
+    from pydantic import ValidationError
+
+    from rag.errors import UsageError
+
+    try:
+        return Settings()
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise UsageError(f"invalid setting RAG_{str(first['loc'][0]).upper()}: {first['msg']}") from None

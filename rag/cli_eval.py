@@ -1,0 +1,113 @@
+"""`rag eval` and `rag bench`: the measuring commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rag.errors import UsageError
+from rag.settings import load_settings as _settings
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from rag.corpus import corpus_files, read_corpus_file
+    from rag.evalset import EvalSetError, check_set, load_set
+
+    if args.diff:
+        from rag.evaluation import diff_runs
+
+        a, b = (Path(p) for p in args.diff)
+        for d in (a, b):
+            if not (d / "report.json").exists():
+                raise UsageError(f"{d}: no report.json (not an eval output folder)")
+        print(diff_runs(a, b))
+        return 0
+    if args.check:
+        s = _settings()
+        try:
+            cases = load_set(Path(args.check), include_drafts=False)
+        except EvalSetError as e:
+            raise UsageError(str(e)) from None
+        abstracts = {p.paper_id: p.abstract for f in corpus_files([Path(s.data_dir)]) for p in read_corpus_file(f)}
+        problems, notes = check_set(cases, abstracts)
+        for n in notes:
+            print(n)
+        counts: dict[str, int] = {}
+        for c in cases:
+            counts[c.type] = counts.get(c.type, 0) + 1
+        print(f"{args.check}: {len(cases)} questions " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        for p in problems:
+            print(f"problem: {p}", file=sys.stderr)
+        print(f"{len(problems)} problem(s)")
+        return 1 if problems else 0
+    if not args.set:
+        raise UsageError("rag eval needs --set PATH, --check PATH or --diff DIR_A DIR_B")
+    return _run_eval(args)
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    from rag.answer import ask
+    from rag.evalset import EvalSetError, load_set
+    from rag.evaluation import gate, parse_fail_under, run_cases, write_comparison, write_run
+    from rag.metrics import support_with
+
+    s = _settings()
+    try:
+        cases = load_set(Path(args.set))
+        thresholds = parse_fail_under(args.fail_under or [])
+    except (EvalSetError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    if args.limit:
+        cases = cases[: args.limit]
+    backends = list(dict.fromkeys(args.backend or [s.backend]))
+    from rag.engine import Engine
+
+    engine = Engine(s)
+    llms = {b: engine.llm(b) for b in backends}
+    engine.ensure_index()
+    engine.warm()
+    abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
+    out = Path(args.out)
+    reports = {}
+    for b in backends:
+
+        def one(case, b=b):  # type: ignore[no-untyped-def]
+            history = [t.model_dump(exclude_none=True) for t in case.history] or None
+            return ask(
+                case.question,
+                backend=b,
+                retriever=engine.retriever,
+                llm=llms[b],
+                llm_options=engine.llm_options(),
+                history=history,
+                top_k=args.top_k or s.top_k,
+            )
+
+        rows = run_cases(cases, one)
+        folder = out / b if len(backends) > 1 else out
+        reports[b] = write_run(
+            cases, rows, abstracts, folder, f"Eval of {Path(args.set).name} ({b})", support_with(engine.cosine)
+        )
+        print(f"{b}: wrote {folder}/report.md")
+        print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
+    if len(backends) > 1:
+        write_comparison(reports, out)
+    failed = [f"{b}: {f}" for b, r in reports.items() for f in gate(r, thresholds)]
+    for f in failed:
+        print(f"below threshold: {f}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from rag.bench import run_bench
+
+    result = run_bench(_settings(), quick=args.quick)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        from rag.bench import format_table
+
+        print(format_table(result))
+    return 0

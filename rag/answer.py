@@ -21,6 +21,8 @@ from rag.evidence import (
     is_referring,
     select_evidence,
 )
+from rag.language import language_note
+from rag.question import check_question
 from rag.retrieve import Retrieval, Retriever
 from rag.text import words
 from rag.types import REFUSAL, Answer, Closest, Hit, Paper, SentenceCheck, Source
@@ -112,6 +114,7 @@ def answer(
     second try in that context too (follow-ups often read as unanswerable alone).
     """
     t0 = time.perf_counter()
+    question = check_question(question)  # empty or control characters only: one clear UsageError
     why: list[str] = []
     names_one = _names_a_paper(question, retriever.snapshot.papers)
     referring = bool(history) and is_referring(question) and not names_one
@@ -130,6 +133,7 @@ def answer(
                 a = retry
     if explain:
         a.explain = why + (a.explain or [])
+    a.note = language_note(question, a.note)  # English-only corpus and model: say so
     a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
     return a
 

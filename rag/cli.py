@@ -18,6 +18,7 @@ from rag.answer import BACKENDS, BackendUnavailable  # noqa: E402
 from rag.cli_eval import cmd_bench, cmd_eval  # noqa: E402
 from rag.errors import UsageError  # noqa: E402
 from rag.history import HistoryError, read_history  # noqa: E402
+from rag.question import check_question  # noqa: E402  (re-exported: the rules live there)
 
 
 def _engine(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -28,15 +29,6 @@ def _engine(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _settings() -> Settings:
     return load_settings()
-
-
-def check_question(question: str, max_chars: int) -> str:
-    q = "".join(ch for ch in question if ch.isprintable() or ch in "\t\n").strip()
-    if not q:
-        raise UsageError("the question is empty")
-    if len(q) > max_chars:
-        raise UsageError(f"the question is {len(q)} characters long; the limit is {max_chars} (RAG_MAX_QUESTION_CHARS)")
-    return q
 
 
 def format_answer(a: Any) -> str:

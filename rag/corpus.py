@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
 from rag.label import make_label
+from rag.textfile import TextFileError, decode, one_line, parse_json, short, split_lines
 from rag.types import Paper
 
 log = logging.getLogger(__name__)
@@ -16,11 +16,11 @@ MAX_ABSTRACT_CHARS = 20_000
 
 
 class CorpusError(ValueError):
-    """A corpus file that cannot be read; the message names file and line."""
+    """A corpus file that cannot be read; the message (one line) names file and line."""
 
     def __init__(self, path: Path | str, line: int | None, message: str) -> None:
-        where = f"{path}:{line}" if line else f"{path}"
-        super().__init__(f"{where}: {message}")
+        where = f"{one_line(str(path), None)}:{line}" if line else one_line(str(path), None)
+        super().__init__(f"{where}: {one_line(message)}")
         self.path = str(path)
         self.line = line
 
@@ -45,17 +45,24 @@ def corpus_files(paths: list[Path]) -> list[Path]:
 
 
 def _read_text(path: Path) -> str:
-    raw = path.read_bytes()
-    if b"\x00" in raw:
-        raise CorpusError(path, None, "binary file (NUL bytes); expected UTF-8 text")
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise CorpusError(path, line, f"not UTF-8 text (byte 0x{raw[e.start]:02x})") from None
+        raw = path.read_bytes()
+    except OSError as e:  # named here so a sidecar's problem is not blamed on its text file
+        raise CorpusError(path, None, f"cannot read ({e.strerror or type(e).__name__})") from None
+    try:
+        text = decode(raw)
+    except TextFileError as e:
+        raise CorpusError(path, e.line, e.reason) from None
     if not text.strip():
         raise CorpusError(path, None, "empty file")
     return text
+
+
+def _json_line(path: Path, lineno: int, line: str) -> object:
+    try:
+        return parse_json(line)
+    except TextFileError as e:
+        raise CorpusError(path, lineno, e.reason) from None
 
 
 def _check_abstract(path: Path, line: int, text: str) -> str:
@@ -68,7 +75,7 @@ def _check_abstract(path: Path, line: int, text: str) -> str:
 def parse_text(path: Path, text: str) -> list[Paper]:
     """Line 1 is a header; every following non-empty line is one abstract."""
     papers: list[Paper] = []
-    lines = text.splitlines()
+    lines = split_lines(text)
     for lineno, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
@@ -102,14 +109,11 @@ def _authors(path: Path, lineno: int, v: object) -> list[str] | None:
 def parse_jsonl(path: Path, text: str) -> list[Paper]:
     """One JSON object per line: {"id"?, "title"?, "authors"?, "url"?, "abstract"}."""
     papers: list[Paper] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    seen: set[str] = set()
+    for lineno, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as e:
-            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
-            raise CorpusError(path, lineno, f"malformed JSON ({msg})") from None
+        obj = _json_line(path, lineno, line)
         if not isinstance(obj, dict):
             raise CorpusError(path, lineno, "expected a JSON object")
         abstract = obj.get("abstract")
@@ -117,11 +121,16 @@ def parse_jsonl(path: Path, text: str) -> list[Paper]:
             raise CorpusError(path, lineno, 'missing or empty "abstract"')
         n = len(papers) + 1
         pid = obj.get("id")
-        if pid is not None and (not isinstance(pid, (str, int)) or not str(pid).strip()):
+        # bool is an int subclass: `"id": true` must not become the id "True".
+        if pid is not None and (isinstance(pid, bool) or not isinstance(pid, (str, int)) or not str(pid).strip()):
             raise CorpusError(path, lineno, '"id" must be a non-empty string')
+        paper_id = str(pid).strip() if pid is not None else f"{path.stem}#{n}"
+        if paper_id in seen:
+            raise CorpusError(path, lineno, f"duplicate paper id {short(paper_id)}")
+        seen.add(paper_id)
         papers.append(
             Paper(
-                paper_id=str(pid).strip() if pid is not None else f"{path.stem}#{n}",
+                paper_id=paper_id,
                 source=path.stem,
                 position=n,
                 abstract=_check_abstract(path, lineno, abstract),
@@ -137,22 +146,19 @@ def parse_jsonl(path: Path, text: str) -> list[Paper]:
 
 def _apply_sidecar(path: Path, papers: list[Paper]) -> None:
     meta_path = path.with_name(f"{path.stem}.meta.jsonl")
-    if not meta_path.exists():
+    if not meta_path.is_file():
         return
     by_id = {p.paper_id: p for p in papers}
     text = _read_text(meta_path)
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            raise CorpusError(meta_path, lineno, "malformed JSON") from None
+        obj = _json_line(meta_path, lineno, line)
         if not isinstance(obj, dict) or not isinstance(obj.get("paper_id"), str):
             raise CorpusError(meta_path, lineno, 'expected an object with a "paper_id"')
         paper = by_id.get(obj["paper_id"])
         if paper is None:
-            raise CorpusError(meta_path, lineno, f"unknown paper_id {obj['paper_id']!r}")
+            raise CorpusError(meta_path, lineno, f"unknown paper_id {short(obj['paper_id'])}")
         paper.title = _opt_str(meta_path, lineno, obj, "title") or paper.title
         paper.authors = _authors(meta_path, lineno, obj.get("authors")) or paper.authors
         paper.url = _opt_str(meta_path, lineno, obj, "url") or paper.url
@@ -162,11 +168,6 @@ def read_corpus_file(path: Path) -> list[Paper]:
     """Parse one file into labelled papers, or raise `CorpusError` naming file and line."""
     text = _read_text(path)
     papers = parse_jsonl(path, text) if path.suffix == ".jsonl" else parse_text(path, text)
-    seen: set[str] = set()
-    for p in papers:
-        if p.paper_id in seen:
-            raise CorpusError(path, p.position, f"duplicate paper id {p.paper_id!r}")
-        seen.add(p.paper_id)
     _apply_sidecar(path, papers)
     for p in papers:
         p.label = make_label(p.abstract, title=p.title)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -10,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rag.text import match_form, words
+from rag.textfile import TextFileError, decode, one_line, parse_json, short, split_lines
 
 
 class Turn(BaseModel):
@@ -66,32 +66,33 @@ class EvalSetError(ValueError):
 
 def load_set(path: Path, *, include_drafts: bool = False) -> list[EvalCase]:
     """Parse and schema-check a set; errors name file and line. Drafts are skipped."""
+    where = one_line(str(path), None)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise EvalSetError(f"{path}: cannot read ({e})") from None
+        text = decode(path.read_bytes())
+    except OSError as e:
+        raise EvalSetError(f"{where}: cannot read ({e.strerror or type(e).__name__})") from None
+    except TextFileError as e:
+        raise EvalSetError(f"{where}:{e.line}: {e.reason}" if e.line else f"{where}: {e.reason}") from None
     cases: list[EvalCase] = []
     seen: set[str] = set()
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
-            case = EvalCase.model_validate(json.loads(line))
-        except json.JSONDecodeError as e:
-            raise EvalSetError(f"{path}:{lineno}: malformed JSON ({e.msg})") from None
-        except RecursionError:
-            raise EvalSetError(f"{path}:{lineno}: JSON nested too deeply") from None
+            case = EvalCase.model_validate(parse_json(line))
+        except TextFileError as e:
+            raise EvalSetError(f"{where}:{lineno}: {e.reason}") from None
         except ValidationError as e:
             first = e.errors()[0]
             loc = ".".join(str(x) for x in first["loc"]) or "line"
-            raise EvalSetError(f"{path}:{lineno}: {loc}: {first['msg']}") from None
+            raise EvalSetError(f"{where}:{lineno}: {one_line(loc, 80)}: {one_line(first['msg'])}") from None
         if case.id in seen:
-            raise EvalSetError(f"{path}:{lineno}: duplicate id {case.id!r}")
+            raise EvalSetError(f"{where}:{lineno}: duplicate id {short(case.id)}")
         seen.add(case.id)
         if include_drafts or not case.needs_review:
             cases.append(case)
     if not cases:
-        raise EvalSetError(f"{path}: no questions")
+        raise EvalSetError(f"{where}: no questions")
     return cases
 
 

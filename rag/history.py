@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from rag.textfile import TextFileError, decode, one_line, parse_json, split_lines
 
 
 class HistoryError(ValueError):
@@ -13,19 +14,18 @@ class HistoryError(ValueError):
 
 def read_history(path: str) -> list[dict[str, Any]]:
     """A JSON list of {"role": "user"|"assistant", "content": str, "paper_ids"?: [str]}."""
+    where = one_line(str(path), None)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = decode(Path(path).read_bytes())
+        if not text.strip():
+            raise HistoryError(f"{where}: empty file; expected a JSON list of turns")
+        # json counts only \n; with \r\n and \r made \n too, its line numbers match an editor's
+        data = parse_json("\n".join(split_lines(text)))
     except OSError as e:
-        raise HistoryError(f"{path}: cannot read history ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise HistoryError(f"{path}: history is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise HistoryError(f"{path}:{e.lineno}: malformed JSON ({e.msg})") from None
-    except RecursionError:
-        raise HistoryError(f"{path}: JSON nested too deeply") from None
-    return validate_history(data, path)
+        raise HistoryError(f"{where}: cannot read history ({e.strerror or type(e).__name__})") from None
+    except TextFileError as e:
+        raise HistoryError(f"{where}:{e.line}: {e.reason}" if e.line else f"{where}: {e.reason}") from None
+    return validate_history(data, where)
 
 
 def validate_history(data: Any, where: str = "history") -> list[dict[str, Any]]:

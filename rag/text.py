@@ -7,7 +7,10 @@ from functools import lru_cache
 
 import Stemmer
 
-_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
+# The span of `**x**`/`__x__` may not run past the next delimiter: with a bare `.+?` every
+# unmatched `**` scanned to the end of the line, quadratic in the number of `**`.
+_EMPH = re.compile(r"(\*\*|__)(?=\S)((?:(?!\1).)+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
+_EMPH_MAX_DEPTH = 8  # nesting levels unwrapped; bounds the passes on "****…x…****"
 _WS = re.compile(r"\s+")
 _ENUM_START = re.compile(r"^\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z]")
@@ -30,7 +33,9 @@ STOPWORDS = frozenset(
 def normalize_markdown(text: str) -> str:
     """Strip markdown emphasis (`**x**`, `*x*`, `__x__`) for display and matching."""
     prev = None
-    while prev != text:
+    for _ in range(_EMPH_MAX_DEPTH):
+        if prev == text:
+            break
         prev = text
         text = _EMPH.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(3), text)
     return text

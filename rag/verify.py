@@ -30,6 +30,17 @@ class Claim:
 _AFTER_PERIOD = re.compile(r"([.!?])((?:\s*\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\])+)")
 
 
+# No evidence list has a million items; longer digit runs are junk (and `int()` refuses
+# strings over 4300 digits, which would raise instead of parsing).
+_MAX_CITE_DIGITS = 6
+
+
+def cite_numbers(group: str) -> list[int]:
+    """ "1, 3;2" -> [1, 3, 2]: the numbers of one marker group, junk-length numbers dropped."""
+    parts = (n.strip() for n in re.split(r"[,;]", group))
+    return [int(n) for n in parts if n and len(n) <= _MAX_CITE_DIGITS]
+
+
 def markers_before_period(text: str) -> str:
     """ "A is B. [1] C" -> "A is B [1]. C": a marker group after the period closes that sentence."""
     return _AFTER_PERIOD.sub(lambda m: " " + m.group(2).strip() + m.group(1), text)
@@ -56,10 +67,10 @@ def parse_output(text: str) -> tuple[list[Claim], bool]:
         lead = re.match(r"^\s*((?:\[[\d,;\s]+\]\s*)+)", sent)
         if lead and claims:  # "… end. [1] Next …": the marker closes the previous sentence
             for g in _MARKER_GROUP.findall(lead.group(1)):
-                claims[-1].citations += [int(n) for n in re.split(r"[,;]", g) if n.strip()]
+                claims[-1].citations += cite_numbers(g)
             claims[-1].citations = list(dict.fromkeys(claims[-1].citations))
             sent = sent[lead.end() :]
-        nums = [int(n) for g in _MARKER_GROUP.findall(sent) for n in re.split(r"[,;]", g) if n.strip()]
+        nums = [n for g in _MARKER_GROUP.findall(sent) for n in cite_numbers(g)]
         bare = clean(_MARKER_GROUP.sub("", sent)).strip()
         bare = re.sub(r"\s+([.,;:!?])", r"\1", bare)
         bare = _LABEL_ECHO.sub("", bare)  # models echo the "(label)" of the evidence line

@@ -101,12 +101,20 @@ def respond(
     """Chat handler: the answer appears sentence by sentence as each is verified, then the
     sources panel with the supporting sentences highlighted."""
     from rag.answer import ask
+    from rag.errors import UsageError
+    from rag.question import check_question
 
     engine = get_engine()
     answers = list(answers or [])
     message = (message or "").strip()
     if not message:
         yield history, "", "", answers
+        return
+    try:  # the same one-line messages as `rag ask` (empty after cleaning, too long)
+        question = check_question(message, engine.settings.max_question_chars)
+    except UsageError as e:
+        shown = [*history, {"role": "user", "content": _escape(message[:500])}]
+        yield [*shown, {"role": "assistant", "content": _escape(f"Error: {e}")}], "", "", answers
         return
     turns = [{"role": t["role"], "content": _text(t["content"])} for t in history if isinstance(t, dict)]
     # paper_ids of earlier answers make follow-ups robust
@@ -122,7 +130,7 @@ def respond(
     def work() -> None:
         try:
             result["answer"] = ask(
-                message[: engine.settings.max_question_chars],
+                question,
                 backend=backend,
                 retriever=engine.retriever,
                 llm=engine.llm(backend),
@@ -152,6 +160,8 @@ def respond(
     text = a.answer if a.refused else (" ".join(released) or a.answer)
     if a.backend_error:
         text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
+    if a.note:
+        text += f"\n\n(Note: {a.note})"
     shown[-1] = {"role": "assistant", "content": _escape(text)}
     yield list(shown), sources_html(a, engine), "", [*answers, a.to_json()]
 

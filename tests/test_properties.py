@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -135,6 +136,12 @@ def n_lines(raw: bytes) -> int:
 
 
 WORK = Path(tempfile.mkdtemp(prefix="rag-properties-"))  # hypothesis and function fixtures do not mix
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_work_dir() -> Iterator[None]:
+    yield
+    shutil.rmtree(WORK, ignore_errors=True)
 
 
 def put(name: str, data: bytes | str) -> Path:

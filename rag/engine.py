@@ -30,7 +30,11 @@ class Engine:
     def embedder(self) -> Embedder:
         s = self.settings
         return self._embedder or SentenceTransformerEmbedder(
-            s.model_path(), batch_size=s.embed_batch_size, device=s.embed_device
+            s.model_path(),
+            batch_size=s.embed_batch_size,
+            device=s.embed_device,
+            backend=s.embed_backend,
+            cache_dir=Path(s.home) / "models",
         )
 
     @cached_property

@@ -33,6 +33,11 @@ class Settings(BaseSettings):
     embed_model: str = Field("", description="sentence-transformers model path; empty = shipped all-MiniLM-L6-v2.")
     embed_batch_size: int = Field(64, ge=1, description="Sentences per embedding batch.")
     embed_device: str = Field("cpu", description="torch device for embeddings.")
+    embed_backend: Literal["torch", "onnx", "onnx-int8"] = Field(
+        "torch",
+        description="Embedding runtime: torch, onnx (ONNX Runtime fp32) or onnx-int8; onnx ones need the onnx"
+        " extra, export once under RAG_HOME/models and re-embed the index (their vectors differ slightly).",
+    )
     top_k: int = Field(5, ge=1, le=50, description="Papers considered for the answer.")
     backend: Literal["extractive", "local", "openai"] = Field("extractive", description="Answer backend.")
     hnsw_ef_search: int = Field(200, ge=10, description="HNSW ef at query time (higher = closer to exact).")

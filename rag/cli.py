@@ -256,10 +256,55 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def is_loopback(host: str) -> bool:
+    """True for addresses only this machine can reach (127.0.0.0/8, ::1, localhost)."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name or "" (all interfaces): assume reachable from outside
+        return False
+
+
+def parse_ui_auth(value: str | None) -> tuple[str, str] | None:
+    """`RAG_UI_AUTH=user:password` as Gradio's auth pair; a malformed value is an error, never
+    silently no authentication."""
+    if not value:
+        return None
+    user, sep, password = value.partition(":")
+    if not (sep and user.strip() and password):
+        raise UsageError("RAG_UI_AUTH must be user:password")
+    return user.strip(), password
+
+
+def serve_policy(host: str, *, allow_remote: bool, auth: tuple[str, str] | None) -> str | None:
+    """Whether `rag serve` may bind `host`: UsageError when refused, else a warning to print
+    (or None). The app is for this machine unless remote access is asked for explicitly."""
+    if is_loopback(host):
+        return None
+    if not allow_remote:
+        raise UsageError(
+            f"refusing to serve on {host}: the app binds 127.0.0.1 by default; "
+            "pass --allow-remote to make it reachable from other machines"
+        )
+    if auth is None:
+        return (
+            f"warning: serving on {host} without authentication: anyone who can reach this port can use the app "
+            "(set RAG_UI_AUTH=user:password)"
+        )
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
+    # Refused before gradio is even imported; `launch` applies the same policy and warns.
+    serve_policy(args.host, allow_remote=args.allow_remote, auth=parse_ui_auth(os.environ.get("RAG_UI_AUTH")))
     from ui.app import launch
 
-    return launch(host=args.host, port=args.port)
+    return launch(host=args.host, port=args.port, allow_remote=args.allow_remote)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -311,9 +356,14 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true")
     st.set_defaults(func=cmd_status)
 
-    sv = sub.add_parser("serve", help="start the web app")
-    sv.add_argument("--host", default="127.0.0.1")
+    sv = sub.add_parser("serve", help="start the web app (on this machine only, unless --allow-remote)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     sv.add_argument("--port", type=int, default=7860)
+    sv.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a --host other machines can reach (set RAG_UI_AUTH=user:password too)",
+    )
     sv.set_defaults(func=cmd_serve)
 
     ev = sub.add_parser("eval", help="grounding evaluation over an eval set")
@@ -334,11 +384,39 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def env_secrets() -> list[str]:
+    """Values never to print: the LLM API key, the Chroma token and the UI password."""
+    import os
+
+    auth = os.environ.get("RAG_UI_AUTH", "")
+    values = [os.environ.get("RAG_LLM_API_KEY"), os.environ.get("RAG_CHROMA_TOKEN"), auth.partition(":")[2]]
+    return [v for v in values if v and len(v) >= 4]  # a 1-3 character "secret" would mangle every line
+
+
+class RedactingFormatter(logging.Formatter):
+    """Log lines (tracebacks included) with the secrets replaced: a server or library may echo
+    a key back in an error message."""
+
+    def __init__(self, fmt: str, secrets: list[str]) -> None:
+        super().__init__(fmt)
+        self.secrets = secrets
+
+    def format(self, record: logging.LogRecord) -> str:
+        from rag.llm import redact
+
+        return redact(super().format(record), self.secrets)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from rag.llm import redact
+
     parser = build_parser()
     args = parser.parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    secrets = env_secrets()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter("%(levelname)s %(name)s: %(message)s", secrets))
+    logging.basicConfig(level=level, handlers=[handler])
     for noisy in ("httpx", "chromadb", "sentence_transformers", "bm25s", "transformers"):
         logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
     as_json = getattr(args, "json", False)
@@ -353,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as e:  # last resort: one line, never a traceback for users
         log.debug("unexpected error", exc_info=True)
-        msg = f"{type(e).__name__}: {e}"
+        msg = redact(f"{type(e).__name__}: {e}", secrets)
         if as_json:
             print(json.dumps({"error": msg}))
         print(f"error: {msg} (run with -vv for details)", file=sys.stderr)

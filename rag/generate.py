@@ -12,7 +12,7 @@ import numpy as np
 
 from rag.answer import answer
 from rag.cite import CitationBuilder, display_sentence
-from rag.llm import ChatLLM, LLMError
+from rag.llm import ChatLLM, LLMError, with_deadline
 from rag.prompts import build_messages
 from rag.retrieve import Retriever
 from rag.text import sentence_spans
@@ -22,6 +22,7 @@ from rag.verify import EvidenceItem, markers_before_period, parse_output, verify
 log = logging.getLogger(__name__)
 
 _LEAD_MARKERS = re.compile(r"^\s*((?:\[[\d,;\s]+\]\s*)+)")
+MAX_CHARS_PER_TOKEN = 12  # generous: English averages about 4 characters per token
 
 
 def pop_complete(buffer: str) -> tuple[list[str], str]:
@@ -125,18 +126,32 @@ def llm_answer(
     messages = build_messages(question, v.numbered())
     first_token: float | None = None
     buffer = ""
+    written = 0  # characters, to cut a server that ignores max_tokens
+    wrote = False  # anything but whitespace
+    # The LLM gets `timeout` seconds in all (connecting, retries, generation); the stream
+    # runs in a worker so a hung or endless backend is cut at the deadline, not at its next token.
+    stream = with_deadline(
+        lambda: llm.stream(messages, max_tokens=max_tokens, temperature=temperature),
+        deadline=time.perf_counter() + timeout,
+        budget=timeout,
+    )
     try:
-        for delta in llm.stream(messages, max_tokens=max_tokens, temperature=temperature):
+        for delta in stream:
             if first_token is None:
                 first_token = time.perf_counter() - t0
-            if time.perf_counter() - t0 > timeout:
-                raise LLMError(f"the LLM did not finish within {timeout:.0f}s")
+            written += len(delta)
+            wrote = wrote or bool(delta.strip())
+            if written > max_tokens * MAX_CHARS_PER_TOKEN:
+                # A server ignoring max_tokens would otherwise grow the buffer until the deadline.
+                raise LLMError(f"the LLM kept writing past max_tokens ({max_tokens})")
             buffer += delta
             done, buffer = pop_complete(buffer)
             for sentence in done:
                 for text in v.feed(sentence):
                     if on_sentence:
                         on_sentence(text)
+        if not wrote:
+            raise LLMError("the LLM returned an empty answer")
         for text in v.feed(buffer):
             if on_sentence:
                 on_sentence(text)
@@ -144,6 +159,8 @@ def llm_answer(
         msg = str(e) if isinstance(e, LLMError) else f"the LLM failed: {type(e).__name__}"
         log.warning("%s; answering from the evidence instead", msg)
         return _fallback(base, t0, msg, on_sentence, v.released)
+    finally:
+        stream.close()  # stops the worker (and its HTTP stream) when we leave early
     total = len(v.checks)
     kept = sum(c.supported for c in v.checks)
     if not v.released:

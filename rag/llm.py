@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 log = logging.getLogger(__name__)
 
@@ -99,37 +101,218 @@ class LocalLLM:
 
 
 class OpenAICompatLLM:
-    """Any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server) via llama-index."""
+    """Any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server) via llama-index.
+
+    `timeout` is the whole budget of one `stream` call: connecting, every retry and the
+    generation itself. Retries happen only before the first token (a half-written answer
+    cannot be retried without repeating it), only for errors a retry can cure, and only
+    while the budget lasts, so `max_retries` never multiplies the wait.
+    """
 
     name = "openai"
 
     def __init__(
         self, base_url: str, model: str, api_key: str | None, *, timeout: float = 60.0, max_retries: int = 1
     ) -> None:
+        import httpx
+        import openai.resources.chat.completions  # noqa: F401  (lazy in the SDK; not inside the first answer's budget)
+        from llama_index.core.llms import ChatMessage
         from llama_index.llms.openai_like import OpenAILike
 
-        # The key goes to the client only; it is never logged or put in messages.
+        self._message = ChatMessage
+        self._open = threading.local()  # per thread: the HTTP responses of the running attempt
+        # The key goes to the client only; it is never logged or put in messages. Retries
+        # are ours (see `stream`): the client's own would each wait a full timeout.
         self._llm = OpenAILike(
             model=model,
             api_base=base_url,
             api_key=api_key or "not-needed",
             is_chat_model=True,
             timeout=timeout,
-            max_retries=max_retries,
+            max_retries=0,
             context_window=8192,
+            http_client=httpx.Client(follow_redirects=True, event_hooks={"response": [self._track]}),
         )
-        self.base_url = base_url
+        self.base_url = safe_url(base_url)
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self._secrets = [api_key] if api_key else []
 
     def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float) -> Iterator[str]:
-        from llama_index.core.llms import ChatMessage
+        deadline = time.perf_counter() + self.timeout
+        msgs = [self._message(role=m["role"], content=m["content"]) for m in messages]
+        attempt = 0
+        while True:
+            started = False
+            deltas = self._attempt(msgs, max_tokens, temperature, deadline)
+            try:
+                for delta in deltas:
+                    started = True
+                    yield delta
+                return
+            except LLMError:
+                raise
+            except Exception as e:  # connection errors, HTTP errors, malformed JSON
+                wait = RETRY_BACKOFF * 2**attempt
+                budget_left = deadline - time.perf_counter() > wait + MIN_ATTEMPT_SECONDS
+                if not started and attempt < self.max_retries and retryable(e) and budget_left:
+                    attempt += 1
+                    log.info("%s; retry %d in %.1fs", self._describe(e), attempt, wait)
+                    time.sleep(wait)
+                    continue
+                log.debug("LLM request failed: %s", redact(repr(e), self._secrets))
+                # `from None`: the original exception may carry the server's echo of our key.
+                raise LLMError(self._describe(e)) from None
+            finally:
+                deltas.close()  # also when our caller stops early: hang up on the server
 
-        msgs = [ChatMessage(role=m["role"], content=m["content"]) for m in messages]
+    def _attempt(
+        self, msgs: list[Any], max_tokens: int, temperature: float, deadline: float
+    ) -> Generator[str, None, None]:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise LLMError(f"the LLM server at {self.base_url} did not answer within {self.timeout:g}s")
+        chunks = 0
+        self._open.responses = []
         try:
-            for resp in self._llm.stream_chat(msgs, max_tokens=max_tokens, temperature=temperature):
+            # `timeout` reaches the HTTP request: no single read may outlast the remaining budget.
+            for resp in self._llm.stream_chat(msgs, max_tokens=max_tokens, temperature=temperature, timeout=left):
+                chunks += 1
+                if time.perf_counter() > deadline:  # also catches endless streams of empty deltas
+                    raise LLMError(f"the LLM did not finish within {self.timeout:g}s")
                 if resp.delta:
                     yield resp.delta
-        except Exception as e:  # connection errors, HTTP errors, malformed JSON
-            raise LLMError(f"the LLM server at {self.base_url} failed: {type(e).__name__}") from e
+        finally:
+            for response in self._open.responses:
+                response.close()
+            self._open.responses = None
+        if not chunks:  # e.g. a plain JSON body where a server-sent event stream was asked for
+            raise LLMError(f"the LLM server at {self.base_url} sent no completion stream")
+
+    def _track(self, response: Any) -> None:
+        # llama-index's stream wrappers sit in reference cycles: dropping the generators
+        # would leave the HTTP stream open until the garbage collector runs, so `_attempt`
+        # closes the responses its own thread opened.
+        opened = getattr(self._open, "responses", None)
+        if opened is not None:
+            opened.append(response)
+
+    def _describe(self, e: BaseException) -> str:
+        return redact(describe_error(e, self.base_url, self.timeout), self._secrets)
+
+
+RETRY_BACKOFF = 0.5  # seconds before the first retry, doubling after
+MIN_ATTEMPT_SECONDS = 0.5  # no retry unless at least this much budget is left for it
+
+
+def retryable(e: BaseException) -> bool:
+    """Errors a retry can cure: no connection, timeouts, rate limits, server errors."""
+    import openai
+
+    return isinstance(e, (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError))
+
+
+def describe_error(e: BaseException, url: str, timeout: float) -> str:
+    """One clear line for a failed request to an OpenAI-compatible server (callers redact)."""
+    import openai
+
+    if isinstance(e, openai.APITimeoutError):
+        return f"the LLM server at {url} did not answer within {timeout:g}s"
+    if isinstance(e, openai.APIConnectionError):
+        return f"could not connect to the LLM server at {url}"
+    if isinstance(e, openai.APIStatusError):
+        hint = " (check RAG_LLM_API_KEY)" if e.status_code in (401, 403) else ""
+        detail = server_message(e.body)
+        return f"the LLM server at {url} answered HTTP {e.status_code}{hint}" + (f": {detail}" if detail else "")
+    if isinstance(e, openai.APIError):  # an error event inside the stream
+        detail = server_message(e.body) or e.message
+        return f"the LLM server at {url} reported an error: {detail[:MAX_DETAIL]}"
+    if isinstance(e, ValueError):  # JSONDecodeError, pydantic ValidationError
+        return f"the LLM server at {url} sent an invalid response ({type(e).__name__})"
+    return f"the LLM server at {url} failed: {type(e).__name__}"
+
+
+MAX_DETAIL = 160  # characters of a server's own error message kept in ours
+
+
+def server_message(body: object) -> str:
+    """The `message` of an OpenAI-style error body, shortened to one line."""
+    msg = body.get("message") if isinstance(body, dict) else body
+    if not isinstance(msg, str):
+        return ""
+    line = " ".join(msg.split())
+    return line[:MAX_DETAIL] + ("…" if len(line) > MAX_DETAIL else "")
+
+
+def redact(text: str, secrets: list[str]) -> str:
+    """`text` with every secret replaced: servers and libraries may echo a key back."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def safe_url(url: str) -> str:
+    """`url` without a `user:password@` part, for messages and logs."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+
+
+def with_deadline(
+    make_stream: Callable[[], Iterator[str]], *, deadline: float, budget: float
+) -> Generator[str, None, None]:
+    """The items of `make_stream()`, produced in a worker thread, until `deadline`
+    (a `time.perf_counter` value) passes; then LLMError.
+
+    A backend blocked in a socket read, a DNS lookup or native code cannot hold the caller
+    past the deadline this way. The worker stops at its next item once the caller is gone.
+    """
+    items: queue.Queue[tuple[str, Any]] = queue.Queue()
+    stop = threading.Event()
+
+    def work() -> None:
+        stream: Iterator[str] | None = None
+        try:
+            stream = make_stream()
+            for item in stream:
+                if stop.is_set():
+                    return
+                items.put(("item", item))
+            items.put(("end", None))
+        except BaseException as e:  # handed to the caller's thread
+            items.put(("error", e))
+        finally:
+            close = getattr(stream, "close", None)
+            if close:
+                close()
+
+    threading.Thread(target=work, name="llm-stream", daemon=True).start()
+    got_any = False
+
+    def late() -> LLMError:
+        what = "did not finish" if got_any else "sent nothing"
+        return LLMError(f"the LLM {what} within {budget:g}s (RAG_LLM_TIMEOUT)")
+
+    try:
+        while True:
+            # Checked before every item: a fast endless stream always has one waiting.
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise late()
+            try:
+                kind, value = items.get(timeout=left)
+            except queue.Empty:
+                raise late() from None
+            if kind == "end":
+                return
+            if kind == "error":
+                raise value
+            got_any = True
+            yield value
+    finally:
+        stop.set()
 
 
 class ScriptedLLM:

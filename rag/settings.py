@@ -55,8 +55,19 @@ class Settings(BaseSettings):
     llm_n_ctx: int = Field(4096, ge=512, description="Context window for the local model.")
     llm_max_tokens: int = Field(256, ge=16, description="Longest LLM answer, in tokens.")
     llm_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (0 = greedy).")
-    llm_timeout: float = Field(60.0, gt=0, description="Seconds an LLM answer may take before the fallback.")
-    llm_max_retries: int = Field(1, ge=0, le=5, description="Retries for the `openai` backend.")
+    llm_timeout: float = Field(
+        60.0,
+        gt=0,
+        description="Total seconds the LLM gets for one answer (connecting, retries and generation); "
+        "when they run out the extractive answer is given.",
+    )
+    llm_max_retries: int = Field(
+        1,
+        ge=0,
+        le=5,
+        description="Retries of the `openai` backend before its first token (connection errors, HTTP 429/5xx), "
+        "only while RAG_LLM_TIMEOUT lasts.",
+    )
 
     def model_path(self) -> str:
         return self.embed_model or default_model_path()

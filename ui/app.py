@@ -137,19 +137,24 @@ demo = build_demo()
 
 
 def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = False) -> int:
+    """Serve the app on `host`: loopback by default; another address only with `allow_remote`,
+    with a warning on stderr unless RAG_UI_AUTH=user:password is set. Never a public share link."""
     import time
 
+    from rag.cli import parse_ui_auth, serve_policy
+
+    auth = parse_ui_auth(os.environ.get("RAG_UI_AUTH"))
+    warning = serve_policy(host, allow_remote=allow_remote, auth=auth)  # raises when refused
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     h.get_engine().warm()  # index and load before the first visitor waits for it
-    auth = os.environ.get("RAG_UI_AUTH")  # "user:password"
-    if host not in ("127.0.0.1", "localhost", "::1") and not auth:
-        print(f"warning: serving on {host} without authentication (set RAG_UI_AUTH=user:password)", file=sys.stderr)
     log.info("engine ready in %.1fs", time.perf_counter() - t0)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host,
         server_port=port,
-        share=False,
-        auth=tuple(auth.split(":", 1)) if auth and ":" in auth else None,  # type: ignore[arg-type]
+        share=False,  # a gradio.live tunnel would publish the app: never
+        auth=auth,
         css=CSS,
     )
     return 0

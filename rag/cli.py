@@ -424,8 +424,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except (UsageError, BackendUnavailable) as e:
         if as_json:
-            print(json.dumps({"error": str(e)}))
-        print(f"error: {e}", file=sys.stderr)
+            print(json.dumps({"error": redact(str(e), secrets)}))
+        print(f"error: {redact(str(e), secrets)}", file=sys.stderr)  # messages may quote a server's reply
         return 2
     except KeyboardInterrupt:
         return 130

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.guard import flag_of
 from rag.retrieve import Retriever
 from rag.text import content_stems
 from rag.types import Hit, Paper
@@ -167,6 +168,8 @@ def features(question: str, hit: Hit, evidence: list[str], vocab: Vocabulary, *,
     coverage = sum(w for t, w in weights.items() if t in have) / total
     ev = " ".join(evidence)
     missing = next((name for name, need in needs(question) if not need.search(ev)), None)
+    if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
+        missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * coverage
     return Features(round(hit.best_cosine, 4), round(coverage, 4), missing, round(score, 4), followup)
 
@@ -187,7 +190,13 @@ def select_evidence(
     say little about which sentence answers, words of the actual ask do.
     """
     snap = retriever.snapshot
-    nodes = snap.by_paper.get(paper.paper_id, [])
+    # Sentences flagged at ingest as instructions to an assistant are never evidence: the
+    # support judge would accept them (they are in the cited paper), so they are dropped here.
+    nodes = [
+        n
+        for n in snap.by_paper.get(paper.paper_id, [])
+        if not flag_of(n.metadata, paper.abstract[int(n.metadata["start"]) : int(n.metadata["end"])])
+    ]
     if not nodes:
         return []
     cos = retriever.sentence_vectors([n.node_id for n in nodes]) @ qv

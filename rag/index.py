@@ -26,6 +26,7 @@ from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_
 from llama_index.retrievers.bm25 import BM25Retriever
 from llama_index.vector_stores.chroma import ChromaVectorStore
 
+from rag.guard import FLAG_KEY, instruction_like
 from rag.types import Paper
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,9 @@ def sentence_node(paper: Paper, phash: str, i: int, start: int, end: int, text: 
         "title": paper.title or "",
         "source": paper.source,
         "paper_hash": phash,
+        # Corpus text is untrusted: a sentence that reads as an instruction to an assistant
+        # is flagged here (reason, "" if clean) and never used as evidence.
+        FLAG_KEY: instruction_like(paper.abstract[start:end]) or "",
     }
     return TextNode(
         id_=chunk_id(paper.paper_id, phash, i),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from rag.text import clean
+from rag.guard import instruction_like
+from rag.text import clean, sentence_spans
 
 # Acronyms of the field that papers use but do not coin.
 _COMMON = frozenset(
@@ -136,9 +137,22 @@ def short_phrase(abstract: str, max_words: int = 8) -> str:
 
 def make_label(abstract: str, *, title: str | None = None) -> str:
     """Coined name, else the title, else a phrase from the first sentence."""
+    abstract = without_instructions(abstract)
     name = coined_name(abstract)
     if name:
         return name
-    if title:
+    if title and not instruction_like(title):
         return title
     return short_phrase(abstract) or "untitled"
+
+
+def without_instructions(abstract: str) -> str:
+    """The abstract minus sentences that read as instructions to an assistant (rag/guard.py):
+    a label is shown in answers and given to the LLM, so "SYSTEM" or "Ignore previous
+    instructions…" must never become one."""
+    if not instruction_like(abstract):  # cheap pre-check: the rules find a flagged sentence in its abstract too
+        return abstract
+    spans = [(s, e) for s, e in sentence_spans(abstract) if instruction_like(abstract[s:e])]
+    for s, e in reversed(spans):
+        abstract = abstract[:s] + " " * (e - s) + abstract[e:]
+    return abstract

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rag.cite import lexical_support, numbers_supported, supports
+from rag.guard import instruction_like
 from rag.text import clean, sentence_spans
 from rag.types import REFUSAL
 
@@ -123,6 +124,8 @@ def verify_claim(
     cites = [n for n in claim.citations if n in evidence]
     if not cites and repair:
         cites = sorted(evidence)
+    if instruction_like(claim.text):  # an LLM repeating an injected order is never released
+        return Verified(claim.text, cites, False, None, None)
     best: tuple[float, str, str, int] | None = None
     for n in cites:
         pid = evidence[n].paper_id
@@ -132,6 +135,10 @@ def verify_claim(
         for quote in candidates:
             # Stricter than "in the paper": the numbers must be in the sentence it rests on.
             if not numbers_supported(claim.text, quote):
+                continue
+            # An injected instruction is in the cited paper, so the judge would accept a
+            # claim that repeats it; it is never support (same test as the ingest flag).
+            if instruction_like(quote):
                 continue
             lex = lexical_support(claim.text, clean(quote))
             cos = cosine(claim.text, clean(quote)) if cosine else 0.0

@@ -52,7 +52,18 @@ def build_demo() -> gr.Blocks:
             disliked = gr.State(None)
             with gr.Row():
                 with gr.Column(scale=3):
-                    chat = gr.Chatbot(label="Conversation", height=440, elem_id="chat")
+                    # Answers quote corpus text, which is untrusted: messages are escaped HTML
+                    # (ui.handlers.chat_html), never markdown, LaTeX or custom tags, so a
+                    # `[x](http://…)`, `![x](…)` or `$$\href{…}$$` in an abstract stays text.
+                    chat = gr.Chatbot(
+                        label="Conversation",
+                        height=440,
+                        elem_id="chat",
+                        render_markdown=False,
+                        sanitize_html=True,
+                        latex_delimiters=[],
+                        allow_tags=False,
+                    )
                     box = gr.Textbox(label="Question", placeholder="Ask about the papers…", elem_id="question")
                     with gr.Row():
                         send = gr.Button("Ask", variant="primary", elem_id="ask")
@@ -94,7 +105,7 @@ def build_demo() -> gr.Blocks:
                     )
                 with gr.Column(scale=2):
                     paper_id = gr.Textbox(label="Paper id")
-                    paper = gr.HTML()
+                    paper = gr.HTML(elem_id="paper-view")
                     upload = gr.File(label="Add a corpus file (.txt or .jsonl)", file_types=[".txt", ".jsonl"])
                     ingest_btn = gr.Button("Ingest file")
                     ingest_status = gr.Markdown()

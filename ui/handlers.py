@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import queue
 import threading
@@ -13,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import rag  # noqa: F401  (offline environment first)
+from rag.cite import escape_markers
 from rag.engine import Engine
+from rag.guard import flag_of
 from rag.settings import PROJECT_ROOT, Settings
-from rag.types import Answer
+from rag.types import Answer, Paper
 
 _engine: Engine | None = None
 _engine_lock = threading.Lock()
@@ -37,10 +40,77 @@ def _escape(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+def chat_html(text: str) -> str:
+    """A chat message as the Chatbot shows it. The Chatbot runs with markdown off (see
+    ui/app.py), so its content is HTML: escaped text and line breaks, nothing else. With
+    markdown on, `[x](http://…)` or `![x](http://…)` in an abstract would become a live link
+    or an image fetched from anywhere, and `$$…$$` would go to KaTeX."""
+    return _escape(text).replace("\n", "<br>")
+
+
+def markdown_text(text: str) -> str:
+    """Text for a gr.Markdown: escaped HTML, and brackets as entities so that nothing in
+    it (a file name, an error message) forms a markdown link or image."""
+    return _escape(text).replace("[", "&#91;").replace("]", "&#93;")
+
+
 def _text(content: Any) -> str:
+    """The plain text of a chat message (what `chat_html` escaped, back)."""
     if isinstance(content, list):  # Gradio 6 message content parts
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return str(content)
+        content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return html.unescape(str(content).replace("<br>", "\n"))
+
+
+def abstract_html(text: str, marks: list[tuple[int, int]], flagged: list[tuple[int, int, str]]) -> str:
+    """An abstract as HTML: every character escaped, supporting sentences in <mark>,
+    sentences flagged as instructions struck through with the reason as a tooltip (a flagged
+    sentence is never highlighted as support, even if a quote overlapped it), and bracketed
+    numbers shown as "(7)" so the only "[n]" on screen are our citations."""
+    cuts = sorted({0, len(text), *(x for s, e in marks for x in (s, e)), *(x for s, e, _ in flagged for x in (s, e))})
+    pieces: list[tuple[str, str]] = []  # (kind, text); kind "", "mark" or a flag reason
+    for a, b in itertools.pairwise(cuts):
+        reason = next((r for s, e, r in flagged if s <= a and b <= e), None)
+        kind = f"flag:{reason}" if reason else "mark" if any(s <= a and b <= e for s, e in marks) else ""
+        if pieces and pieces[-1][0] == kind:
+            pieces[-1] = (kind, pieces[-1][1] + text[a:b])
+        else:
+            pieces.append((kind, text[a:b]))
+    out = []
+    for kind, piece in pieces:
+        body = _escape(escape_markers(piece))
+        if kind == "mark":
+            out.append(f"<mark>{body}</mark>")
+        elif kind.startswith("flag:"):
+            why = _escape(f"Not used as evidence: reads as an instruction to an assistant ({kind[5:]})")
+            out.append(f"<span class='flagged' title='{why}' style='{FLAGGED_STYLE}'>{body}</span>")
+        else:
+            out.append(body)
+    return "".join(out)
+
+
+FLAGGED_STYLE = "text-decoration: line-through; opacity: .65"
+
+
+def flagged_spans(paper: Paper, engine: Engine) -> list[tuple[int, int, str]]:
+    """(start, end, reason) of the sentences of `paper` flagged at ingest."""
+    out: dict[tuple[int, int], str] = {}
+    for n in engine.retriever.snapshot.by_paper.get(paper.paper_id, []):
+        start, end = int(n.metadata["start"]), int(n.metadata["end"])
+        flag = flag_of(n.metadata, paper.abstract[start:end])
+        if flag:
+            out[(start, end)] = flag
+    return [(s, e, r) for (s, e), r in sorted(out.items())]
+
+
+def _flag_note(flagged: list[tuple[int, int, str]]) -> str:
+    if not flagged:
+        return ""
+    n = len(flagged)
+    return (
+        f"<p class='flag-note'><small>⚠ {n} sentence{'s' if n > 1 else ''} of this abstract "
+        f"read{'' if n > 1 else 's'} as instructions to an assistant; struck through, never used as evidence."
+        "</small></p>"
+    )
 
 
 # --- chat --------------------------------------------------------------------------------
@@ -57,18 +127,15 @@ def sources_html(a: Answer, engine: Engine) -> str:
         if p is None:
             continue
         text = p.abstract
-        spans = sorted({(text.find(c.quote), len(c.quote)) for c in cites if text.find(c.quote) >= 0})
-        parts, pos = [], 0
-        for start, length in spans:
-            parts.append(_escape(text[pos:start]))
-            parts.append(f"<mark>{_escape(text[start : start + length])}</mark>")
-            pos = start + length
-        parts.append(_escape(text[pos:]))
+        found = [(text.find(c.quote), len(c.quote)) for c in cites]
+        marks = [(start, start + length) for start, length in found if start >= 0]
+        flagged = flagged_spans(p, engine)
         title = f" — {_escape(p.title)}" if p.title else ""
         link = f" <a href='{_escape(p.url or '')}' rel='noopener' target='_blank'>link</a>" if _safe_url(p.url) else ""
         out.append(
             f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{_escape(p.label)}</b>{title} "
-            f"<code>{_escape(p.paper_id)}</code>{link}</summary><p>{''.join(parts)}</p></details>"
+            f"<code>{_escape(p.paper_id)}</code>{link}</summary><p>{abstract_html(text, marks, flagged)}</p>"
+            f"{_flag_note(flagged)}</details>"
         )
     return "".join(out)
 
@@ -86,7 +153,7 @@ def answer_markdown(a: Answer) -> str:
             group = [c for c in a.citations if c.n == n]
             title = f", *{group[0].title}*" if group[0].title else ""
             lines.append(f"{n}. **{group[0].label}** (`{group[0].paper_id}`){title}")
-            lines += [f"   > {c.quote}" for c in group]
+            lines += [f"   > {escape_markers(c.quote)}" for c in group]
     return "\n".join(lines).strip() + "\n"
 
 
@@ -120,7 +187,7 @@ def respond(
     # paper_ids of earlier answers make follow-ups robust
     for turn, prev in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
         turn["paper_ids"] = [c["paper_id"] for c in prev.get("citations", [])]
-    shown = [*history, {"role": "user", "content": _escape(message)}, {"role": "assistant", "content": "…"}]
+    shown = [*history, {"role": "user", "content": chat_html(message)}, {"role": "assistant", "content": "…"}]
     yield list(shown), "", "", answers
     papers = [f.split("paper:", 1)[1] for f in filters or [] if f.startswith("paper:")]
     files = [f.split("file:", 1)[1] for f in filters or [] if f.startswith("file:")]
@@ -150,10 +217,10 @@ def respond(
     released: list[str] = []
     while (item := sentences.get()) is not None:
         released.append(item)
-        shown[-1] = {"role": "assistant", "content": _escape(" ".join(released))}
+        shown[-1] = {"role": "assistant", "content": chat_html(" ".join(released))}
         yield list(shown), "", "", answers
     if "error" in result:
-        shown[-1] = {"role": "assistant", "content": _escape(f"Error: {result['error']}")}
+        shown[-1] = {"role": "assistant", "content": chat_html(f"Error: {result['error']}")}
         yield list(shown), "", "", answers
         return
     a: Answer = result["answer"]
@@ -162,7 +229,7 @@ def respond(
         text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
     if a.note:
         text += f"\n\n(Note: {a.note})"
-    shown[-1] = {"role": "assistant", "content": _escape(text)}
+    shown[-1] = {"role": "assistant", "content": chat_html(text)}
     yield list(shown), sources_html(a, engine), "", [*answers, a.to_json()]
 
 
@@ -228,7 +295,8 @@ def papers_table(query: str = "") -> list[list[str]]:
 
 
 def paper_view(paper_id: str) -> str:
-    p = get_engine().retriever.snapshot.papers.get((paper_id or "").strip())
+    engine = get_engine()
+    p = engine.retriever.snapshot.papers.get((paper_id or "").strip())
     if p is None:
         return "<p>Select a paper in the table.</p>"
     meta = [f"<code>{_escape(p.paper_id)}</code>"]
@@ -236,16 +304,19 @@ def paper_view(paper_id: str) -> str:
         meta.append(_escape(p.title))
     if p.authors:
         meta.append(_escape(", ".join(p.authors)))
-    return f"<h3>{_escape(p.label)}</h3><p>{' · '.join(meta)}</p><p>{_escape(p.abstract)}</p>"
+    flagged = flagged_spans(p, engine)
+    body = abstract_html(p.abstract, [], flagged)
+    return f"<h3>{_escape(p.label)}</h3><p>{' · '.join(meta)}</p><p>{body}</p>{_flag_note(flagged)}"
 
 
 def upload(path: str | None, progress: Any = None) -> str:
-    """Ingest an uploaded corpus file (text or JSONL); clear messages for bad files."""
+    """Ingest an uploaded corpus file (text or JSONL); clear messages for bad files.
+    The message goes to a gr.Markdown and names the file: escaped (`markdown_text`)."""
     if not path:
         return "Choose a .txt or .jsonl file first."
     src = Path(path)
     if src.suffix not in (".txt", ".jsonl"):
-        return f"{src.name}: only .txt (header + one abstract per line) or .jsonl files can be ingested."
+        return markdown_text(f"{src.name}: only .txt (header + one abstract per line) or .jsonl files can be ingested.")
     engine = get_engine()
     dest = Path(engine.settings.home) / "uploads" / src.name
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -255,8 +326,8 @@ def upload(path: str | None, progress: Any = None) -> str:
     report = engine.ingest([dest], progress=False)
     if report.errors:
         dest.unlink(missing_ok=True)
-        return "Not ingested: " + "; ".join(e.replace(str(dest.parent) + "/", "") for e in report.errors)
-    return (
+        return markdown_text("Not ingested: " + "; ".join(e.replace(str(dest.parent) + "/", "") for e in report.errors))
+    return markdown_text(
         f"{dest.name}: {report.added} added, {report.updated} updated, {report.unchanged} unchanged, "
         f"{report.removed} removed. Index: {report.papers} papers."
     )

@@ -81,19 +81,26 @@ def ask(
 
     `on_sentence` receives the answer sentence by sentence as each is released (verified).
     """
-    if backend == "extractive":
-        a = answer(question, retriever=retriever, **kw)
-        if on_sentence:
-            for line in a.answer.splitlines():
-                on_sentence(line)
-        return a
-    if llm is None:
+    if backend != "extractive" and llm is None:
         raise BackendUnavailable(f"backend {backend!r} is not configured")
-    from rag.generate import llm_answer
+    with retriever.pinned():  # one consistent index view for the whole answer
+        if backend == "extractive":
+            a = answer(question, retriever=retriever, **kw)
+            if on_sentence:
+                for line in a.answer.splitlines():
+                    on_sentence(line)
+            return a
+        from rag.generate import llm_answer
 
-    return llm_answer(
-        question, llm=llm, retriever=retriever, backend=backend, on_sentence=on_sentence, **(llm_options or {}), **kw
-    )
+        return llm_answer(
+            question,
+            llm=llm,
+            retriever=retriever,
+            backend=backend,
+            on_sentence=on_sentence,
+            **(llm_options or {}),
+            **kw,
+        )
 
 
 def answer(
@@ -113,6 +120,20 @@ def answer(
     the paper(s) discussed before; a question that would be refused on its own gets a
     second try in that context too (follow-ups often read as unanswerable alone).
     """
+    with retriever.pinned():
+        return _answer(question, retriever, history, top_k, papers, files, explain, cache)
+
+
+def _answer(
+    question: str,
+    retriever: Retriever,
+    history: list[dict[str, object]] | None,
+    top_k: int,
+    papers: list[str] | None,
+    files: list[str] | None,
+    explain: bool,
+    cache: bool,
+) -> Answer:
     t0 = time.perf_counter()
     question = check_question(question)  # empty or control characters only: one clear UsageError
     why: list[str] = []

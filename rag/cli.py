@@ -16,7 +16,7 @@ log = logging.getLogger("rag")
 
 from rag.answer import BACKENDS, BackendUnavailable  # noqa: E402
 from rag.cli_eval import cmd_bench, cmd_eval  # noqa: E402
-from rag.errors import UsageError  # noqa: E402
+from rag.errors import IndexCorrupt, StoreUnavailable, UsageError  # noqa: E402
 from rag.history import HistoryError, read_history  # noqa: E402
 from rag.question import check_question  # noqa: E402  (re-exported: the rules live there)
 
@@ -150,14 +150,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     s = _settings()
-    engine = _engine(args)
     if args.rebuild:
+        from rag.health import wipe_store
         from rag.ingest import writer_lock
 
         with writer_lock(Path(s.home)):
-            for c in (engine.store.sentences, engine.store.papers):
-                engine.store.client.delete_collection(c.name)
-        engine = _engine(args)
+            wipe_store(Path(s.home), **s.store_options())
+    engine = _engine(args)
     paths = [Path(p) for p in args.paths] or [Path(s.data_dir)]
     report = engine.ingest(paths)
     if args.json:
@@ -378,7 +377,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=cmd_eval)
 
     b = sub.add_parser("bench", help="measure ingest, retrieval and answer speed")
-    b.add_argument("--quick", action="store_true")
+    b.add_argument("--quick", action="store_true", help="a small version (under a minute)")
+    b.add_argument("--sizes", help="chunk counts of the synthetic indexes (default 1000,10000,100000)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
     return p
@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     as_json = getattr(args, "json", False)
     try:
         return int(args.func(args))
-    except (UsageError, BackendUnavailable) as e:
+    except (UsageError, BackendUnavailable, IndexCorrupt, StoreUnavailable) as e:
         if as_json:
             print(json.dumps({"error": redact(str(e), secrets)}))
         print(f"error: {redact(str(e), secrets)}", file=sys.stderr)  # messages may quote a server's reply

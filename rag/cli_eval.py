@@ -101,13 +101,14 @@ def _run_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from rag.bench import run_bench
+    from rag.bench import format_table, run_bench
 
-    result = run_bench(_settings(), quick=args.quick)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        from rag.bench import format_table
-
-        print(format_table(result))
+    try:
+        sizes = [int(x) for x in args.sizes.split(",")] if args.sizes else None
+    except ValueError:
+        raise UsageError(f"--sizes takes comma-separated chunk counts, e.g. 1000,10000 (got {args.sizes!r})") from None
+    if sizes and any(n < 10 for n in sizes):
+        raise UsageError("--sizes: each size must be at least 10 chunks")
+    result = run_bench(_settings(), quick=args.quick, sizes=sizes)
+    print(json.dumps(result) if args.json else format_table(result))
     return 0

@@ -40,13 +40,9 @@ class Engine:
     @cached_property
     def store(self) -> Store:
         s = self.settings
-        return Store(
-            Path(s.home),
-            collection=s.collection,
-            chroma_url=s.chroma_url,
-            chroma_token=s.chroma_token.get_secret_value() if s.chroma_token else None,
-            hnsw={"ef_search": s.hnsw_ef_search, "ef_construction": s.hnsw_ef_construction, "max_neighbors": s.hnsw_m},
-        )
+        from rag.health import open_store
+
+        return open_store(Path(s.home), **s.store_options())
 
     @cached_property
     def retriever(self) -> Retriever:

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+import numpy as np
 from chromadb.api.collection_configuration import CreateCollectionConfiguration
 from llama_index.core.schema import BaseNode, TextNode
 from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
 from llama_index.retrievers.bm25 import BM25Retriever
 from llama_index.vector_stores.chroma import ChromaVectorStore
 
+from rag.errors import IndexCorrupt
 from rag.guard import FLAG_KEY, instruction_like
 from rag.types import Paper
 
@@ -174,11 +176,28 @@ class Store:
         return {i: list(e) for i, e in zip(got["ids"], rows(got["embeddings"]), strict=False)}
 
     def sentence_records(self, where: dict[str, Any] | None = None) -> list[TextNode]:
-        got = self.sentences.get(where=where, include=["documents", "metadatas"])  # type: ignore[arg-type]
-        return [
-            metadata_dict_to_node(dict(m), text=d)  # type: ignore[misc]
-            for d, m in zip(got["documents"] or [], got["metadatas"] or [], strict=False)
-        ]
+        return self.read_sentences(where)[0]
+
+    def read_sentences(
+        self, where: dict[str, Any] | None = None, *, with_vectors: bool = False, page: int = 20000
+    ) -> tuple[list[TextNode], list[np.ndarray]]:
+        """All sentence records (and their vectors), fetched in pages to bound memory spikes."""
+        include: Any = ["documents", "metadatas", "embeddings"] if with_vectors else ["documents", "metadatas"]
+        nodes: list[TextNode] = []
+        vecs: list[np.ndarray] = []
+        offset = 0
+        while True:
+            got = self.sentences.get(where=where, include=include, limit=page, offset=offset)  # type: ignore[arg-type]
+            docs, metas = got["documents"] or [], got["metadatas"] or []
+            nodes += [
+                metadata_dict_to_node(dict(m), text=d)  # type: ignore[misc]
+                for d, m in zip(docs, metas, strict=False)
+            ]
+            if with_vectors:
+                vecs += [np.asarray(e, dtype=np.float32) for e in rows(got["embeddings"])]
+            if len(got["ids"]) < page:
+                return nodes, vecs
+            offset += page
 
     def sentence_ids(self) -> list[str]:
         return list(self.sentences.get(include=[])["ids"])
@@ -236,6 +255,19 @@ class Store:
     def info(self) -> dict[str, Any]:
         return dict(self.papers.metadata or {})
 
+    def stamp(self) -> str | None:
+        """The committed manifest's stamp as the last writer recorded it: one cheap read,
+        fresh from the store (another process or instance may have ingested)."""
+        col = self.client.get_collection(f"{self.name}_papers", embedding_function=None)  # type: ignore[arg-type]
+        value = (col.metadata or {}).get("stamp")
+        return str(value) if value else None
+
+    def record_stamp(self) -> str:
+        """Recompute the stamp from the manifest and publish it for readers."""
+        stamp = stamp_of(self.manifest())
+        self.set_info(stamp=stamp)
+        return stamp
+
 
 def rows(x: Any) -> list[Any]:
     """Chroma returns embeddings as an array or a list (or None); never test them for truth."""
@@ -260,6 +292,11 @@ class Snapshot:
     bm25_sentences: BM25Retriever | None
     bm25_papers: BM25Retriever | None
     by_paper: dict[str, list[TextNode]] = field(default_factory=dict)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)  # sentence id -> unit vector
+    paper_ids: list[str] = field(default_factory=list)  # row order of `centroids`
+    centroids: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
+    bm25_sentence_ids: list[str] = field(default_factory=list)  # document order inside BM25
+    bm25_paper_ids: list[str] = field(default_factory=list)
     derived: dict[str, Any] = field(default_factory=dict)  # caches computed from this snapshot
 
 
@@ -286,24 +323,79 @@ def _bm25(nodes: list[TextNode], path: Path) -> BM25Retriever | None:
     return retriever
 
 
-def load_snapshot(store: Store, home: Path) -> Snapshot:
-    """Read the committed manifest and its sentences; BM25 is loaded from disk or rebuilt."""
-    manifest = store.manifest()
+def _incomplete(manifest: dict[str, TextNode], sentences: dict[str, TextNode]) -> list[str]:
+    """Committed papers whose sentences are not all present."""
+    have: dict[str, int] = {}
+    for n in sentences.values():
+        have[n.metadata["paper_id"]] = have.get(n.metadata["paper_id"], 0) + 1
+    return sorted(pid for pid, n in manifest.items() if have.get(pid, 0) != int(n.metadata.get("n_chunks", 0)))
+
+
+def bm25_ready(home: Path, collection: str, stamp: str) -> bool:
+    """Whether the BM25 files of this manifest stamp are already on disk."""
+    base = home / "bm25" / f"{collection}-{stamp}"
+    return all((base / part / "retriever.json").exists() for part in ("sentences", "papers"))
+
+
+def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot:
+    """Read the committed manifest and its sentences (with their vectors unless `vectors`
+    is off); BM25 is loaded from disk or rebuilt."""
+    for attempt in range(3):
+        try:
+            manifest = store.manifest()
+            records, vecs = store.read_sentences(with_vectors=vectors)
+        except Exception as e:  # Chroma's own errors for a damaged store or a lost server
+            raise IndexCorrupt(
+                f"the index at {store.location} cannot be read ({type(e).__name__}: {e}); "
+                "run `rag ingest --rebuild` (or check the Chroma server)"
+            ) from None
+        hashes = {pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()}
+        sentences: dict[str, TextNode] = {}
+        sent_vecs: dict[str, np.ndarray] = {}
+        for i, n in enumerate(records):
+            if hashes.get(n.metadata["paper_id"]) == n.metadata["paper_hash"]:
+                sentences[n.node_id] = n
+                if vectors:
+                    sent_vecs[n.node_id] = vecs[i]
+        missing = _incomplete(manifest, sentences)
+        if not missing:
+            break
+        # A concurrent writer's garbage collection can shift pages under us: read again.
+        log.warning("index read incomplete for %d paper(s) (attempt %d)", len(missing), attempt + 1)
+    else:
+        raise IndexCorrupt(
+            f"the index at {store.location} lacks sentences of {len(missing)} paper(s), e.g. {missing[0]}; "
+            "run `rag ingest --rebuild`"
+        )
     stamp = stamp_of(manifest)
-    hashes = {pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()}
-    sentences = {
-        n.node_id: n for n in store.sentence_records() if hashes.get(n.metadata["paper_id"]) == n.metadata["paper_hash"]
-    }
     by_paper: dict[str, list[TextNode]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
         by_paper.setdefault(n.metadata["paper_id"], []).append(n)
     base = home / "bm25" / f"{store.name}-{stamp}"
+    sent_order, paper_order = sorted(sentences), sorted(manifest)
     with _bm25_lock:
-        bm25_s = _bm25([sentences[k] for k in sorted(sentences)], base / "sentences")
-        bm25_p = _bm25([manifest[k] for k in sorted(manifest)], base / "papers")
+        bm25_s = _bm25([sentences[k] for k in sent_order], base / "sentences")
+        bm25_p = _bm25([manifest[k] for k in paper_order], base / "papers")
         # Older BM25 generations are dead weight once a newer one exists.
         for old in (home / "bm25").glob(f"{store.name}-*"):
             if old != base and not old.name.endswith(".tmp"):
                 shutil.rmtree(old, ignore_errors=True)
     papers = {pid: node_to_paper(n) for pid, n in manifest.items()}
-    return Snapshot(stamp, papers, hashes, sentences, bm25_s, bm25_p, by_paper)
+    centroids = np.zeros((0, 1), dtype=np.float32)
+    if vectors and paper_order:
+        emb = store.paper_embeddings(paper_order)
+        centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
+    return Snapshot(
+        stamp,
+        papers,
+        hashes,
+        sentences,
+        bm25_s,
+        bm25_p,
+        by_paper,
+        vectors=sent_vecs,
+        paper_ids=paper_order,
+        centroids=centroids,
+        bm25_sentence_ids=sent_order,
+        bm25_paper_ids=paper_order,
+    )

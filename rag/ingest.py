@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field
 
 from rag.corpus import CorpusError, corpus_files, read_corpus_file
 from rag.embed import Embedder
-from rag.index import Store, load_snapshot, paper_hash, paper_node, sentence_node
+from rag.health import write_marker
+from rag.index import Store, bm25_ready, load_snapshot, paper_hash, paper_node, sentence_node, stamp_of
 from rag.text import clean, sentence_spans
 from rag.types import Paper
 
@@ -185,18 +186,25 @@ def ingest(
         store.commit_papers(paper_nodes)
         store.delete_papers(removed)
         report.removed = len(removed)
-        collect_garbage(store)
+        changed = bool(paper_nodes or removed)
+        live = store.manifest() if changed else manifest
+        garbage = collect_garbage(store, live)
+        stamp = stamp_of(live)
         store.set_info(last_ingest=datetime.now(UTC).isoformat(timespec="seconds"), model=embedder.name)
-        snap = load_snapshot(store, home)
-        report.papers = len(snap.papers)
-        report.chunks = len(snap.sentences)
+        if changed or garbage or store.stamp() != stamp:
+            store.set_info(stamp=stamp)
+        if changed or garbage or not bm25_ready(home, store.name, stamp):
+            load_snapshot(store, home, vectors=False)  # builds and persists BM25 for readers
+        # An unchanged corpus costs one manifest read and one id listing, nothing more.
+        report.papers, report.chunks = store.count()
+        write_marker(store, home)
     report.seconds = round(time.perf_counter() - t0, 3)
     return report
 
 
-def collect_garbage(store: Store) -> int:
+def collect_garbage(store: Store, manifest: dict[str, TextNode] | None = None) -> int:
     """Delete sentences whose paper is gone or whose hash is not the committed one."""
-    live = {pid: str(n.metadata["paper_hash"]) for pid, n in store.manifest().items()}
+    live = {pid: str(n.metadata["paper_hash"]) for pid, n in (manifest or store.manifest()).items()}
     stale = []
     for cid in store.sentence_ids():
         pid, _, rest = cid.partition("::")
@@ -223,5 +231,7 @@ def remove(targets: list[str], *, store: Store, home: Path) -> list[str]:
                 ids += match
         store.delete_papers(sorted(set(ids)))
         collect_garbage(store)
-        load_snapshot(store, home)
+        store.record_stamp()
+        load_snapshot(store, home, vectors=False)
+        write_marker(store, home)
     return sorted(set(ids))

@@ -3,91 +3,123 @@
 from __future__ import annotations
 
 import logging
-import math
 import re
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import bm25s
 import numpy as np
-from llama_index.core import VectorStoreIndex
 from llama_index.core.base.base_retriever import BaseRetriever
-from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.llms import MockLLM
 from llama_index.core.retrievers import QueryFusionRetriever
 from llama_index.core.retrievers.fusion_retriever import FUSION_MODES
 from llama_index.core.schema import NodeWithScore, QueryBundle
-from llama_index.core.vector_stores import (
-    FilterCondition,
-    FilterOperator,
-    MetadataFilter,
-    MetadataFilters,
-    VectorStoreQuery,
-)
 from llama_index.retrievers.bm25 import BM25Retriever
-from pydantic import PrivateAttr
 
 from rag.embed import Embedder
-from rag.index import Snapshot, Store, load_snapshot, rows, stamp_of
+from rag.index import Snapshot, Store, load_snapshot, stamp_of
 from rag.types import Hit, SentenceHit
 
 log = logging.getLogger(__name__)
 
 RRF_K = 60.0
 QUERY_CACHE_SIZE = 2048
+# Fusion with one query never calls its LLM; an explicit one keeps it from reaching for OpenAI.
+_NO_LLM = MockLLM()
 
 
-class LlamaEmbedding(BaseEmbedding):
-    """Our embedder behind llama-index's interface (so its retrievers never reach for OpenAI)."""
+class _DenseIds(BaseRetriever):
+    """Nearest sentences from the Chroma collection's HNSW index.
 
-    _embedder: Any = PrivateAttr()
+    Asks Chroma for ids and distances only: the snapshot already holds every committed
+    sentence, so fetching documents and metadata per query (what `ChromaVectorStore.query`
+    does) would cost ~10 ms and rebuild nodes we have. Raw cosine scores are kept, since
+    reciprocal-rank fusion overwrites them.
+    """
 
-    def __init__(self, embedder: Embedder, **kw: Any) -> None:
-        super().__init__(model_name=embedder.name, **kw)
-        self._embedder = embedder
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return list(self._embedder.embed([query])[0])
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return list(self._embedder.embed([text])[0])
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
-
-
-class _Recorded(BaseRetriever):
-    """Wraps a retriever: keeps its raw scores (RRF overwrites them) and maps results to
-    the snapshot's own node objects, so both sides fuse on identical node hashes."""
-
-    def __init__(self, inner: BaseRetriever, snap: Snapshot) -> None:
+    def __init__(self, collection: Any, snap: Snapshot, k: int, where: dict[str, Any] | None) -> None:
         super().__init__()
-        self.inner = inner
-        self.snap = snap
+        self.collection, self.snap, self.k, self.where = collection, snap, k, where
         self.scores: dict[str, float] = {}
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        got = self.collection.query(
+            query_embeddings=[query_bundle.embedding], n_results=self.k, where=self.where, include=["distances"]
+        )
         out = []
-        for r in self.inner.retrieve(query_bundle):
-            node = self.snap.sentences.get(r.node.node_id)
-            if node is None or not (r.score or 0.0) > 0:
-                # Not committed (ingest in progress), stale, or filtered out (bm25s
-                # zeroes masked documents but still returns them).
+        for cid, dist in zip(got["ids"][0], (got["distances"] or [[]])[0], strict=False):
+            node = self.snap.sentences.get(cid)
+            if node is None:  # not committed (an ingest in progress) or stale
                 continue
-            self.scores[node.node_id] = float(r.score or 0.0)
-            out.append(NodeWithScore(node=node, score=r.score))
+            self.scores[cid] = 1.0 - float(dist)
+            out.append(NodeWithScore(node=node, score=self.scores[cid]))
         return out
 
 
-def _filters(papers: list[str] | None, files: list[str] | None) -> MetadataFilters | None:
-    fs = []
+class _BM25Ids(BaseRetriever):
+    """BM25 (bm25s, built by llama-index's `BM25Retriever`) scored straight from its arrays.
+
+    `BM25Retriever.retrieve` rebuilds every hit from JSON and computes a filter mask over
+    the whole corpus in its constructor; here the mask is one numpy comparison and hits
+    map by position to the snapshot's nodes.
+    """
+
+    def __init__(
+        self, bm25: BM25Retriever, ids: list[str], nodes: dict[str, Any], k: int, mask: np.ndarray | None
+    ) -> None:
+        super().__init__()
+        self.bm25, self.ids, self.nodes, self.k, self.mask = bm25, ids, nodes, k, mask
+        self.scores: dict[str, float] = {}
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        scores = bm25_scores(self.bm25, query_bundle.query_str, self.mask)
+        if scores is None:
+            return []
+        k = min(self.k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.lexsort((top, -scores[top]))]  # by score, ties by position: deterministic
+        out = []
+        for i in top:
+            if scores[i] <= 0:
+                break
+            node = self.nodes.get(self.ids[i])
+            if node is not None:
+                self.scores[self.ids[i]] = float(scores[i])
+                out.append(NodeWithScore(node=node, score=float(scores[i])))
+        return out
+
+
+def bm25_scores(retriever: BM25Retriever, query: str, mask: np.ndarray | None) -> np.ndarray | None:
+    """Scores of every document for `query`, tokenised exactly as the index was (None: no known term)."""
+    tokens = bm25s.tokenize(
+        query,
+        stemmer=None if retriever.skip_stemming else retriever.stemmer,
+        token_pattern=retriever.token_pattern,
+        return_ids=False,
+        show_progress=False,
+    )[0]
+    vocab = retriever.bm25.vocab_dict
+    ids = [vocab[t] for t in tokens if t in vocab]
+    if not ids:
+        return None
+    scores = np.asarray(retriever.bm25.get_scores(ids), dtype=np.float32)
+    return scores * mask if mask is not None else scores
+
+
+def _where(papers: list[str] | None, files: list[str] | None) -> dict[str, Any] | None:
+    fs: list[dict[str, Any]] = []
     if papers:
-        fs.append(MetadataFilter(key="paper_id", value=list(papers), operator=FilterOperator.IN))
+        fs.append({"paper_id": {"$in": list(papers)}})
     if files:
-        fs.append(MetadataFilter(key="source", value=list(files), operator=FilterOperator.IN))
-    return MetadataFilters(filters=fs, condition=FilterCondition.AND) if fs else None  # type: ignore[arg-type]
+        fs.append({"source": {"$in": list(files)}})
+    return None if not fs else fs[0] if len(fs) == 1 else {"$and": fs}
 
 
 def _rrf(rankings: list[list[str]]) -> dict[str, float]:
@@ -96,11 +128,6 @@ def _rrf(rankings: list[list[str]]) -> dict[str, float]:
         for rank, key in enumerate(ranking):
             out[key] = out.get(key, 0.0) + 1.0 / (RRF_K + rank)
     return out
-
-
-def _cos_from_chroma(similarity: float) -> float:
-    # ChromaVectorStore reports exp(-cosine_distance).
-    return 1.0 + math.log(max(similarity, 1e-12))
 
 
 @dataclass
@@ -113,41 +140,77 @@ class Retrieval:
 
 
 class Retriever:
-    """Owns the current snapshot of the index; safe to share between threads."""
+    """Owns the current snapshot of the index; safe to share between threads.
 
-    def __init__(self, store: Store, embedder: Embedder, home: Path, *, sentence_pool: int = 60) -> None:
+    Another process (a CLI ingest, another app instance on the same Chroma server) may
+    commit at any time: at most every `refresh_interval` seconds one reader checks the
+    store's stamp (one cheap read) and swaps in a new snapshot while the others go on with
+    the old one. `pinned()` holds one snapshot for the length of an answer.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        home: Path,
+        *,
+        sentence_pool: int = 60,
+        refresh_interval: float = 1.0,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.home = home
         self.sentence_pool = sentence_pool
+        self.refresh_interval = refresh_interval
         self._snap: Snapshot | None = None
-        self._vectors: dict[str, np.ndarray] = {}
-        self._lock = threading.Lock()
+        self._checked = 0.0
+        self._lock = threading.Lock()  # query cache
+        self._refresh_lock = threading.Lock()
+        self._pinned: ContextVar[Snapshot | None] = ContextVar(f"pinned-{id(self)}", default=None)
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._index = VectorStoreIndex.from_vector_store(store.vs_sentences, embed_model=LlamaEmbedding(embedder))
 
     @property
     def snapshot(self) -> Snapshot:
+        pinned = self._pinned.get()
+        if pinned is not None:
+            return pinned
         if self._snap is None:
             self.refresh(force=True)
+        elif time.monotonic() - self._checked >= self.refresh_interval:
+            self.refresh()
         assert self._snap is not None
         return self._snap
 
+    @contextmanager
+    def pinned(self) -> Iterator[Snapshot]:
+        """Answer from one snapshot even if another writer commits meanwhile."""
+        if self._pinned.get() is not None:  # already pinned by an outer call
+            yield self.snapshot
+            return
+        token = self._pinned.set(self.snapshot)
+        try:
+            yield self.snapshot
+        finally:
+            self._pinned.reset(token)
+
     def refresh(self, *, force: bool = False) -> bool:
         """Reload when another writer committed; returns True if the view changed."""
-        with self._lock:
-            if not force and self._snap is not None and stamp_of(self.store.manifest()) == self._snap.stamp:
-                return False
-            snap = load_snapshot(self.store, self.home)
-            got = self.store.sentences.get(ids=list(snap.sentences), include=["embeddings"]) if snap.sentences else None
-            vectors = {}
-            if got is not None:
-                vectors = {
-                    i: np.asarray(e, dtype=np.float32)
-                    for i, e in zip(got["ids"], rows(got["embeddings"]), strict=False)
-                }
-            self._snap, self._vectors = snap, vectors
+        if not force and not self._refresh_lock.acquire(blocking=False):
+            return False  # someone else is checking; go on with the current view
+        if force:
+            self._refresh_lock.acquire()
+        try:
+            self._checked = time.monotonic()
+            if not force and self._snap is not None:
+                current = self.store.stamp() or stamp_of(self.store.manifest())
+                if current == self._snap.stamp:
+                    return False
+                log.info("index changed (stamp %s -> %s): reloading", self._snap.stamp, current)
+            self._snap = load_snapshot(self.store, self.home)
+            self._checked = time.monotonic()
             return True
+        finally:
+            self._refresh_lock.release()
 
     def embed_query(self, text: str, *, cache: bool = True) -> np.ndarray:
         """Query vector, from a small LRU cache unless `cache` is off (benchmarks)."""
@@ -165,7 +228,8 @@ class Retriever:
         return vec
 
     def sentence_vectors(self, ids: list[str]) -> np.ndarray:
-        return np.stack([self._vectors[i] for i in ids]) if ids else np.zeros((0, 1), dtype=np.float32)
+        vectors = self.snapshot.vectors
+        return np.stack([vectors[i] for i in ids]) if ids else np.zeros((0, 1), dtype=np.float32)
 
     def retrieve(
         self,
@@ -183,7 +247,6 @@ class Retriever:
         (used to show that the hybrid beats each of its parts)."""
         snap = self.snapshot
         qv = self.embed_query(question, cache=cache) if query_vec is None else query_vec
-        flt = _filters(papers, files)
         bundle = QueryBundle(query_str=question, embedding=list(map(float, qv)))
         allowed = [
             pid for pid, p in snap.papers.items() if (not papers or pid in papers) and (not files or p.source in files)
@@ -191,15 +254,17 @@ class Retriever:
         if not allowed or snap.bm25_sentences is None or snap.bm25_papers is None:
             return Retrieval([], qv)
         pool = min(self.sentence_pool, len(snap.sentences))
+        restricted = len(allowed) < len(snap.papers)
+        allowed_set = set(allowed)
 
-        dense = _Recorded(self._index.as_retriever(similarity_top_k=pool, filters=flt), snap)
-        bm25 = _Recorded(
-            BM25Retriever(existing_bm25=snap.bm25_sentences.bm25, similarity_top_k=pool, filters=flt), snap
-        )
+        dense = _DenseIds(self.store.sentences, snap, pool, _where(papers, files) if restricted else None)
+        bm25 = _BM25Ids(snap.bm25_sentences, snap.bm25_sentence_ids, snap.sentences, pool, None)
+        if restricted:
+            bm25.mask = _mask(snap, "sentence_paper", snap.bm25_sentence_ids, allowed_set)
         parts: list[BaseRetriever] = [dense] if mode == "dense" else [bm25] if mode == "bm25" else [dense, bm25]
         fusion = QueryFusionRetriever(
             parts,
-            llm=MockLLM(),
+            llm=_NO_LLM,
             mode=FUSION_MODES.RECIPROCAL_RANK,
             num_queries=1,  # type: ignore[arg-type]
             similarity_top_k=pool,
@@ -207,16 +272,16 @@ class Retriever:
         )
         fused = fusion.retrieve(bundle)
 
-        # Paper level: centroid cosine (dense) and BM25 over whole abstracts.
+        # Paper level: centroid cosine (exact, over the snapshot's centroids) and BM25 over
+        # whole abstracts.
         n_papers = min(len(snap.papers), max(min_sources, top_k, 50))
-        pres = self.store.vs_papers.query(
-            VectorStoreQuery(query_embedding=bundle.embedding, similarity_top_k=n_papers, filters=flt)
-        )
-        paper_dense = {
-            n.node_id: _cos_from_chroma(s) for n, s in zip(pres.nodes or [], pres.similarities or [], strict=False)
-        }
-        pbm = BM25Retriever(existing_bm25=snap.bm25_papers.bm25, similarity_top_k=n_papers, filters=flt)
-        paper_bm25 = {r.node.node_id: float(r.score or 0.0) for r in pbm.retrieve(QueryBundle(query_str=question))}
+        paper_dense = _top_papers(snap, qv, allowed_set if restricted else None, n_papers)
+        pmask = _mask(snap, "paper", snap.bm25_paper_ids, allowed_set) if restricted else None
+        pscores = bm25_scores(snap.bm25_papers, question, pmask)
+        paper_bm25: dict[str, float] = {}
+        if pscores is not None:
+            top = np.argsort(-pscores, kind="stable")[:n_papers]
+            paper_bm25 = {snap.bm25_paper_ids[i]: float(pscores[i]) for i in top if pscores[i] > 0}
 
         per_paper: dict[str, list[SentenceHit]] = {}
         for r in fused:
@@ -230,7 +295,7 @@ class Retriever:
                     sent_index=int(m["sent_index"]),
                     quote=paper.abstract[int(m["start"]) : int(m["end"])],
                     text=r.node.get_content(),
-                    dense=_cos_from_chroma(dense.scores[r.node.node_id]) if r.node.node_id in dense.scores else None,
+                    dense=dense.scores.get(r.node.node_id),
                     bm25=bm25.scores.get(r.node.node_id),
                     fused=float(r.score or 0.0),
                 )
@@ -265,6 +330,30 @@ class Retriever:
                 )
             )
         return Retrieval(hits, qv, [r.node.node_id for r in fused])
+
+
+def _mask(snap: Snapshot, kind: str, order: list[str], allowed: set[str]) -> np.ndarray:
+    """1.0 for documents of allowed papers, in BM25 document order."""
+    key = f"owner-{kind}"
+    owner = snap.derived.get(key)
+    if owner is None:
+        if kind == "paper":
+            owner = np.asarray(order, dtype=object)
+        else:
+            owner = np.asarray([snap.sentences[i].metadata["paper_id"] for i in order], dtype=object)
+        snap.derived[key] = owner
+    return np.isin(owner, list(allowed)).astype(np.float32)
+
+
+def _top_papers(snap: Snapshot, qv: np.ndarray, allowed: set[str] | None, n: int) -> dict[str, float]:
+    """Exact centroid cosine of the best `n` papers (a few thousand rows: one matrix product)."""
+    if not snap.paper_ids:
+        return {}
+    cos = snap.centroids @ np.asarray(qv, dtype=np.float32)
+    if allowed is not None:
+        cos = np.where([p in allowed for p in snap.paper_ids], cos, -np.inf)
+    top = np.argsort(-cos, kind="stable")[:n]
+    return {snap.paper_ids[i]: float(cos[i]) for i in top if np.isfinite(cos[i])}
 
 
 def named_papers(question: str, labels: dict[str, str]) -> set[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -68,6 +68,19 @@ class Settings(BaseSettings):
         description="Retries of the `openai` backend before its first token (connection errors, HTTP 429/5xx), "
         "only while RAG_LLM_TIMEOUT lasts.",
     )
+
+    def store_options(self) -> dict[str, Any]:
+        """Keyword arguments of `Store` (and `open_store`/`wipe_store`) for these settings."""
+        return {
+            "collection": self.collection,
+            "chroma_url": self.chroma_url,
+            "chroma_token": self.chroma_token.get_secret_value() if self.chroma_token else None,
+            "hnsw": {
+                "ef_search": self.hnsw_ef_search,
+                "ef_construction": self.hnsw_ef_construction,
+                "max_neighbors": self.hnsw_m,
+            },
+        }
 
     def model_path(self) -> str:
         return self.embed_model or default_model_path()

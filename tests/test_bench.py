@@ -1,0 +1,67 @@
+"""`rag bench --quick --json` runs end to end and reports every figure issue #6 asks for.
+
+Figures are checked for presence and sanity only; speed targets are reported by the
+bench itself, never asserted on time here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def test_quick_bench_json(tmp_path: Path) -> None:
+    env = {**os.environ, "RAG_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-m", "rag.cli", "bench", "--quick", "--json", "--sizes", "300,1200"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    r = json.loads(done.stdout)
+    assert r["queries"] >= 50
+    for section in ("corpus", "ingest"):
+        row = r[section]
+        assert row["abstracts"] > 0 and row["chunks"] > row["abstracts"]
+        assert row["abstracts_per_s"] > 0 and row["raw_embed_chunks_per_s"] > 0 and row["overhead_ratio"] > 0
+        assert row["reingest_unchanged_seconds"] >= 0
+    for mode in ("dense", "bm25", "hybrid", "hybrid_incl_query_embedding"):
+        lat = r["corpus"]["retrieval"][mode]
+        assert 0 < lat["p50_ms"] <= lat["p95_ms"]
+    assert set(r["sizes"]) == {"300", "1200"}
+    for n, row in r["sizes"].items():
+        assert row["chunks"] == int(n)
+        assert row["hnsw_recall_at_10"] >= 0.98
+    assert "answer" in r["sizes"]["1200"]
+    b = r["baseline"]
+    assert b["eval_questions"] > 50
+    assert 0 <= b["hit_at_1"] <= 1 and 0 <= b["ours_hit_at_1"] <= 1
+    assert b["retrieval_incl_query_embedding"]["p50_ms"] > 0
+    assert r["cold_start_ask"]["seconds"] > 0 and r["cold_start_ask"]["peak_rss_mb"] > 100
+    assert r["bench_peak_rss_mb"] > 100
+    assert all({"value", "limit", "met"} <= set(t) for t in r["targets"].values())
+    # The table form carries the same figures.
+    assert (
+        "targets"
+        in subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import json,sys; from rag.bench import format_table; print(format_table(json.load(sys.stdin)))",
+            ],
+            input=done.stdout,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        ).stdout
+    )

@@ -117,7 +117,7 @@ def build_demo() -> gr.Blocks:
                 msg = h.upload(path, progress)
                 return msg, h.papers_table(""), gr.update(choices=h.filter_choices())
 
-            ingest_btn.click(do_upload, upload, [ingest_status, table, filters])
+            ingest_btn.click(do_upload, upload, [ingest_status, table, filters], api_name="upload")
 
         with gr.Tab("Evaluate"):
             with gr.Row():

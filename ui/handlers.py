@@ -196,18 +196,23 @@ def respond(
 
     def work() -> None:
         try:
-            result["answer"] = ask(
-                question,
-                backend=backend,
-                retriever=engine.retriever,
-                llm=engine.llm(backend),
-                llm_options=engine.llm_options(),
-                on_sentence=sentences.put,
-                history=turns,
-                top_k=int(top_k),
-                papers=papers or None,
-                files=files or None,
-            )
+            # The answer and its sources panel from one index view: an upload committing in
+            # between must not drop or change a cited paper under the answer.
+            with engine.retriever.pinned():
+                a = ask(
+                    question,
+                    backend=backend,
+                    retriever=engine.retriever,
+                    llm=engine.llm(backend),
+                    llm_options=engine.llm_options(),
+                    on_sentence=sentences.put,
+                    history=turns,
+                    top_k=int(top_k),
+                    papers=papers or None,
+                    files=files or None,
+                )
+                result["sources"] = sources_html(a, engine)
+                result["answer"] = a
         except Exception as e:  # shown as one line, never a traceback
             result["error"] = f"{type(e).__name__}: {e}"
         finally:
@@ -230,7 +235,7 @@ def respond(
     if a.note:
         text += f"\n\n(Note: {a.note})"
     shown[-1] = {"role": "assistant", "content": chat_html(text)}
-    yield list(shown), sources_html(a, engine), "", [*answers, a.to_json()]
+    yield list(shown), result["sources"], "", [*answers, a.to_json()]
 
 
 def copy_answer(answers: list[dict[str, Any]]) -> str:

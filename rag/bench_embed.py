@@ -60,10 +60,11 @@ def _load(backend: str, model_path: str, cache_dir: Path, batch_size: int) -> tu
     return emb, time.perf_counter() - t
 
 
-def _time_embed(emb: SentenceTransformerEmbedder, texts: list[str]) -> tuple[float, np.ndarray]:
-    t = time.perf_counter()
+def _time_embed(emb: SentenceTransformerEmbedder, texts: list[str]) -> tuple[float, float, np.ndarray]:
+    """(wall seconds, CPU seconds of this process, vectors)."""
+    t, c = time.perf_counter(), time.process_time()
     vecs = emb.embed(texts)
-    return time.perf_counter() - t, vecs
+    return time.perf_counter() - t, time.process_time() - c, vecs
 
 
 def _time_query(emb: SentenceTransformerEmbedder, query: str, repeats: int) -> list[float]:
@@ -94,6 +95,10 @@ def measure_backends(
 ) -> dict[str, Any]:
     """Throughput (chunks/s), single-query latency (ms), speedup and cosine agreement vs torch.
 
+    `chunks_per_cpu_s` divides by this process's CPU time: with one thread per runtime it
+    is the work per chunk, barely affected by other processes on a shared machine (with
+    more threads it also counts idle spinning).
+
     Returns {"n_texts", "rounds", "batch_size", "backends": {name: {numbers}}, "skipped": {name: reason}}.
     """
     if not texts:
@@ -104,12 +109,14 @@ def measure_backends(
     loaded = {b: _load(b, path, cache_dir, batch_size) for b in wanted if b not in skipped}
 
     embed_s: dict[str, list[float]] = {b: [] for b in loaded}
+    cpu_s: dict[str, list[float]] = {b: [] for b in loaded}
     query_s: dict[str, list[float]] = {b: [] for b in loaded}
     vectors: dict[str, np.ndarray] = {}
     for rnd in range(rounds):
         for b, (emb, _) in loaded.items():
-            seconds, vecs = _time_embed(emb, texts)
+            seconds, cpu, vecs = _time_embed(emb, texts)
             embed_s[b].append(seconds)
+            cpu_s[b].append(cpu)
             vectors.setdefault(b, vecs)
             query_s[b].extend(_time_query(emb, query, query_repeats))
             log.info("round %d %s: %.1f chunks/s", rnd + 1, b, len(texts) / seconds)
@@ -124,6 +131,7 @@ def measure_backends(
             "embed_s": round(med, 3),
             "query_ms": round(1000 * statistics.median(query_s[b]), 2),
             "speedup_vs_torch": round(ref_s / med, 3),
+            "chunks_per_cpu_s": round(len(texts) / statistics.median(cpu_s[b]), 1),
             "mean_cos_vs_torch": round(mean_cos, 5),
             "min_cos_vs_torch": round(min_cos, 5),
             "load_s": round(load_s, 2),
@@ -139,11 +147,12 @@ def measure_backends(
 
 def format_backends(result: dict[str, Any]) -> str:
     """A small text table of `measure_backends` output."""
-    head = f"{'backend':<10} {'chunks/s':>9} {'speedup':>8} {'query ms':>9} {'mean cos':>9} {'min cos':>8}"
+    head = f"{'backend':<10} {'chunks/s':>9} {'speedup':>8} {'chunks/cpu-s':>12} {'query ms':>9} {'mean cos':>9} {'min cos':>8}"
     lines = [f"{result['n_texts']} texts, batch {result['batch_size']}, {result['rounds']} interleaved rounds", head]
     for b, r in result["backends"].items():
         lines.append(
-            f"{b:<10} {r['chunks_per_s']:>9.1f} {r['speedup_vs_torch']:>7.2f}x {r['query_ms']:>9.2f}"
+            f"{b:<10} {r['chunks_per_s']:>9.1f} {r['speedup_vs_torch']:>7.2f}x {r['chunks_per_cpu_s']:>12.1f}"
+            f" {r['query_ms']:>9.2f}"
             f" {r['mean_cos_vs_torch']:>9.4f} {r['min_cos_vs_torch']:>8.4f}"
         )
     lines += [f"{b:<10} skipped: {reason}" for b, reason in result["skipped"].items()]

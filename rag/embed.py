@@ -257,6 +257,7 @@ class SentenceTransformerEmbedder:
         self._model = None
         self._onnx: OnnxEncoder | None = None
         self._lock = threading.Lock()
+        self._count_tokenizer = None
         self.dim = 384
         self.max_tokens = 256
 
@@ -282,9 +283,22 @@ class SentenceTransformerEmbedder:
             self._onnx = OnnxEncoder(model, ensure_onnx(model, self.model_path, self.cache_dir, self.backend))
         return model
 
+    @property
+    def _counter(self):  # type: ignore[no-untyped-def]
+        """A private copy of the tokenizer for counting. A fast tokenizer keeps its truncation
+        setting as state: counting (no truncation) on the copy `encode` uses (truncation on)
+        would, under concurrency, let one thread's call change the other's result."""
+        model = self.model
+        with self._lock:
+            if self._count_tokenizer is None:
+                import copy
+
+                self._count_tokenizer = copy.deepcopy(model.tokenizer)
+        return self._count_tokenizer
+
     def count_tokens(self, text: str) -> int:
         # Includes [CLS]/[SEP], which count against the window.
-        return len(self.model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
+        return len(self._counter(text, add_special_tokens=True, truncation=False)["input_ids"])
 
     def _encode(self, batch: list[str]) -> np.ndarray:
         if self._onnx is not None:

@@ -175,7 +175,10 @@ class Retriever:
         if pinned is not None:
             return pinned
         if self._snap is None:
-            self.refresh(force=True)
+            with self._refresh_lock:
+                if self._snap is None:  # another thread may have loaded it meanwhile
+                    self._snap = load_snapshot(self.store, self.home)
+                    self._checked = time.monotonic()
         elif time.monotonic() - self._checked >= self.refresh_interval:
             self.refresh()
         assert self._snap is not None

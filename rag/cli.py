@@ -15,6 +15,7 @@ from rag.settings import Settings, load_settings
 log = logging.getLogger("rag")
 
 from rag.answer import BACKENDS, BackendUnavailable  # noqa: E402
+from rag.cite import display_sentence  # noqa: E402
 from rag.cli_eval import cmd_bench, cmd_eval  # noqa: E402
 from rag.errors import IndexCorrupt, StoreUnavailable, UsageError  # noqa: E402
 from rag.history import HistoryError, read_history  # noqa: E402
@@ -47,7 +48,7 @@ def format_references(a: Any) -> str:
             group = [c for c in a.citations if c.n == n]
             title = f" — {group[0].title}" if group[0].title else ""
             lines.append(f"[{n}] {group[0].label} ({group[0].paper_id}){title}")
-            lines += [f'    "{c.quote}"' for c in group]
+            lines += [f'    "{display_sentence(c.quote)}"' for c in group]  # a source's "[7]" is not ours
     elif a.refused and a.closest:
         lines += ["", "Closest papers:"]
         lines += [f"  {c.label} ({c.paper_id})  score {c.score:.3f}" for c in a.closest]

@@ -251,13 +251,21 @@ class Retriever:
         snap = self.snapshot
         qv = self.embed_query(question, cache=cache) if query_vec is None else query_vec
         bundle = QueryBundle(query_str=question, embedding=list(map(float, qv)))
-        allowed = [
-            pid for pid, p in snap.papers.items() if (not papers or pid in papers) and (not files or p.source in files)
-        ]
-        if not allowed or snap.bm25_sentences is None or snap.bm25_papers is None:
+        restricted = bool(papers or files)
+        # Per-query work stays proportional to the candidates, not the corpus: the full
+        # paper list is only walked when a filter asks for it.
+        allowed = (
+            [
+                pid
+                for pid, p in snap.papers.items()
+                if (not papers or pid in papers) and (not files or p.source in files)
+            ]
+            if restricted
+            else []
+        )
+        if (restricted and not allowed) or not snap.papers or snap.bm25_sentences is None or snap.bm25_papers is None:
             return Retrieval([], qv)
         pool = min(self.sentence_pool, len(snap.sentences))
-        restricted = len(allowed) < len(snap.papers)
         allowed_set = set(allowed)
 
         dense = _DenseIds(self.store.sentences, snap, pool, _where(papers, files) if restricted else None)
@@ -310,10 +318,12 @@ class Retriever:
         )
         rankings = {"dense": [sent_rank, dense_rank], "bm25": [sent_rank, bm25_rank]}
         fused_papers = _rrf(rankings.get(mode, [sent_rank, dense_rank, bm25_rank]))
-        for pid in allowed:
+        for pid in allowed:  # a filtered search lists every allowed paper
             fused_papers.setdefault(pid, 0.0)
         # A paper the question names (its coined name, e.g. "GENIE") leads the ranking.
-        named = named_papers(question, {p: snap.papers[p].label for p in fused_papers})
+        named = {p for p in named_in(question, snap) if not restricted or p in allowed_set}
+        for pid in named:
+            fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
         hits = []
         for pid in order:
@@ -357,6 +367,29 @@ def _top_papers(snap: Snapshot, qv: np.ndarray, allowed: set[str] | None, n: int
         cos = np.where([p in allowed for p in snap.paper_ids], cos, -np.inf)
     top = np.argsort(-cos, kind="stable")[:n]
     return {snap.paper_ids[i]: float(cos[i]) for i in top if np.isfinite(cos[i])}
+
+
+def named_in(question: str, snap: Snapshot) -> set[str]:
+    """Papers named in the question, found by looking up the question's word n-grams in a
+    label table built once per snapshot (not by scanning every label per query)."""
+    table = snap.derived.get("labels")
+    if table is None:
+        table = {}
+        odd = {}
+        for pid, p in snap.papers.items():
+            if len(p.label) >= 3:
+                if re.fullmatch(r"[\w-]+(?:\s+[\w-]+)*", p.label):
+                    table.setdefault(p.label, set()).add(pid)
+                else:  # labels with other characters ("C++") keep the exact scan
+                    odd[pid] = p.label
+        table = snap.derived.setdefault("labels", (table, odd))
+    exact, odd = table
+    tokens = [(m.start(), m.end()) for m in re.finditer(r"[\w-]+", question)]
+    found: set[str] = set()
+    for i in range(len(tokens)):
+        for j in range(i, min(i + 6, len(tokens))):
+            found |= exact.get(question[tokens[i][0] : tokens[j][1]], set())
+    return found | named_papers(question, odd)
 
 
 def named_papers(question: str, labels: dict[str, str]) -> set[str]:

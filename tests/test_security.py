@@ -17,16 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from rag.access import is_loopback, parse_ui_auth, serve_policy
 from rag.answer import ask
-from rag.cli import (
-    RedactingFormatter,
-    env_secrets,
-    format_references,
-    is_loopback,
-    main,
-    parse_ui_auth,
-    serve_policy,
-)
+from rag.cli import RedactingFormatter, env_secrets, format_references, main
 from rag.errors import UsageError
 from rag.llm import OpenAICompatLLM
 from rag.settings import PROJECT_ROOT, Settings

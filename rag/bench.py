@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from rag.answer import answer
-from rag.bench_scale import bench_size, ms_stats, synthetic_abstracts, write_text_corpus
+from rag.bench_scale import bench_size, latency, synthetic_abstracts, write_text_corpus
 from rag.corpus import corpus_files, read_corpus_file
 from rag.engine import Engine
 from rag.ingest import split_chunks
@@ -54,12 +54,7 @@ def _mb(kb: float) -> float:
 def time_answers(retriever: Retriever, questions: list[str]) -> dict[str, float]:
     """End-to-end extractive answers, query embedding included, no cache."""
     answer(questions[0], retriever=retriever, cache=False)
-    xs = []
-    for q in questions:
-        t = time.perf_counter()
-        answer(q, retriever=retriever, cache=False)
-        xs.append(time.perf_counter() - t)
-    return ms_stats(xs)
+    return latency(lambda q: answer(q, retriever=retriever, cache=False), questions)
 
 
 def measure_ingest(engine: Engine, folder: Path) -> dict[str, Any]:
@@ -181,12 +176,7 @@ def run_bench(settings: Settings, *, quick: bool = False, sizes: list[int] | Non
         retriever = engine.retriever
         snap = retriever.snapshot
         qvecs = np.stack([retriever.embed_query(q, cache=False) for q in questions])
-        xs = []
-        for q in questions:
-            t = time.perf_counter()
-            retriever.embed_query(q, cache=False)
-            xs.append(time.perf_counter() - t)
-        result["query_embedding"] = ms_stats(xs)
+        result["query_embedding"] = latency(lambda q: retriever.embed_query(q, cache=False), questions)
         from rag.bench_scale import time_modes
 
         result["corpus"]["retrieval"] = time_modes(retriever, questions, qvecs)

@@ -16,7 +16,7 @@ from llama_index.core import Document, StorageContext, VectorStoreIndex
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
 
-from rag.bench_scale import ms_stats
+from rag.bench_scale import latency
 from rag.embed import Embedder
 from rag.evalset import EvalCase
 from rag.metrics import hit_at_1, recall_at_k
@@ -84,11 +84,8 @@ def compare(
     single-turn answerable questions, ours vs the baseline."""
     retriever = baseline_index.as_retriever(similarity_top_k=5)
     baseline_ranking(retriever, "warm up")
-    xs = []
-    for q in questions:
-        t = time.perf_counter()
-        baseline_ranking(retriever, q)  # its query embedding is uncached: as ours in the bench
-        xs.append(time.perf_counter() - t)
+    # Its query embedding is uncached, as ours is in the bench.
+    lat = latency(lambda q: baseline_ranking(retriever, q), questions)
     scored = [c for c in cases if c.gold_ids and not c.history]
     hb = rb = ho = ro = 0.0
     for c in scored:
@@ -99,7 +96,6 @@ def compare(
         ho += hit_at_1(mine, c.gold_ids)
         ro += recall_at_k(mine, c.gold_ids, 5)
     n = max(1, len(scored))
-    lat = ms_stats(xs)
     return {
         "retrieval_incl_query_embedding": lat,
         "eval_questions": len(scored),

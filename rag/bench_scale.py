@@ -39,6 +39,16 @@ def ms_stats(xs: list[float]) -> dict[str, float]:
     return {"p50_ms": round(statistics.median(xs) * 1000, 2), "p95_ms": round(pct(xs, 95) * 1000, 2)}
 
 
+def latency(fn: Any, items: list[Any]) -> dict[str, float]:
+    """p50/p95 of `fn(item)` over the items, one timed call each."""
+    xs = []
+    for item in items:
+        t = time.perf_counter()
+        fn(item)
+        xs.append(time.perf_counter() - t)
+    return ms_stats(xs)
+
+
 def perturb(sentence: str, rng: np.random.Generator, vocab: list[str], share: float = 0.2) -> str:
     """The sentence with about `share` of its words replaced by corpus words."""
     words = sentence.split()
@@ -124,18 +134,11 @@ def time_modes(retriever: Retriever, questions: list[str], qvecs: np.ndarray) ->
     out: dict[str, Any] = {}
     for mode in ("dense", "bm25", "hybrid"):
         retriever.retrieve(questions[0], query_vec=qvecs[0], mode=mode)  # warm caches of this mode
-        xs = []
-        for q, v in zip(questions, qvecs, strict=True):
-            t = time.perf_counter()
-            retriever.retrieve(q, query_vec=v, mode=mode)
-            xs.append(time.perf_counter() - t)
-        out[mode] = ms_stats(xs)
-    xs = []
-    for q in questions:
-        t = time.perf_counter()
-        retriever.retrieve(q, cache=False)
-        xs.append(time.perf_counter() - t)
-    out["hybrid_incl_query_embedding"] = ms_stats(xs)
+        out[mode] = latency(
+            lambda qv, mode=mode: retriever.retrieve(qv[0], query_vec=qv[1], mode=mode),
+            list(zip(questions, qvecs, strict=True)),
+        )
+    out["hybrid_incl_query_embedding"] = latency(lambda q: retriever.retrieve(q, cache=False), questions)
     return out
 
 

@@ -6,9 +6,12 @@ import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -90,3 +93,24 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["RAG_HOME"] = str(tmp_path / "home")
     return env
+
+
+@contextmanager
+def serving(home: Path) -> Iterator[str]:
+    """A real `rag serve` on a free port over `home`; yields its URL, stops it afterwards."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rag.cli", "serve", "--port", str(port)],
+        env=dict(os.environ, RAG_HOME=str(home)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        if not wait_http(url, 180):
+            pytest.fail("rag serve did not start")
+        yield url
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=30)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rag.engine import Engine
-from tests.conftest import free_port, wait_http, write_corpus
+from tests.conftest import serving, write_corpus
 
 pytestmark = pytest.mark.slow
 
@@ -33,27 +33,13 @@ def app_url(real_engine: Engine, tmp_path_factory: pytest.TempPathFactory):  # t
             "for robust parsing. PwnNet parses 17 formats [7] and <a href='javascript:alert(1)'>links</a>."
         ],
     )
-    port = free_port()
     env = dict(os.environ, RAG_HOME=str(home))
     subprocess.run([sys.executable, "-m", "rag.cli", "ingest", str(evil)], env=env, check=True, capture_output=True)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rag.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        if not wait_http(url, 180):
-            pytest.fail("rag serve did not start")
+    with serving(home) as url:
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "serve_ready_seconds.txt").write_text(f"{time.perf_counter() - t0:.2f}\n")
         yield url
-    finally:
-        os.killpg(proc.pid, 15)
-        proc.wait(timeout=30)
 
 
 def test_gradio_client_round_trip(app_url: str) -> None:

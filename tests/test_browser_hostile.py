@@ -9,15 +9,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from rag.engine import Engine
-from tests.conftest import TESTDATA, free_port, wait_http
+from tests.conftest import TESTDATA, serving
 
 pytestmark = pytest.mark.slow
 
@@ -64,23 +62,8 @@ def app_url(real_engine: Engine, tmp_path_factory: pytest.TempPathFactory):  # t
     # through the app itself.
     home = tmp_path_factory.mktemp("serve-hostile")
     shutil.copytree(real_engine.settings.home, home, dirs_exist_ok=True)
-    port = free_port()
-    env = dict(os.environ, RAG_HOME=str(home))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rag.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        if not wait_http(url, 180):
-            pytest.fail("rag serve did not start")
+    with serving(home) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, 15)
-        proc.wait(timeout=30)
 
 
 # (question, text the sources panel must then show as plain text)

@@ -1,18 +1,23 @@
-"""Wiring: one object per process holding the store, the embedder and the retriever."""
+"""The front door: one object per process holding the store, the embedder, the retriever and
+the LLM clients; `Engine.ask` answers a question with any backend."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
-from rag.embed import Embedder, SentenceTransformerEmbedder
-from rag.index import Store
-from rag.ingest import IngestReport, ingest
-from rag.llm import ChatLLM
-from rag.retrieve import Retriever
+from rag.answer.pipeline import ask as pipeline_ask
+from rag.errors import BackendUnavailable
+from rag.index.ingest import IngestReport, ingest
+from rag.index.store import Store
+from rag.models.embed import Embedder, SentenceTransformerEmbedder
+from rag.models.llm import ChatLLM
+from rag.retrieval.retriever import Retriever
 from rag.settings import Settings
+from rag.types import Answer, Paper, Query
 
 log = logging.getLogger(__name__)
 
@@ -20,10 +25,16 @@ log = logging.getLogger(__name__)
 class Engine:
     """Loads lazily; pass fakes (embedder, store) in tests."""
 
-    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        llms: dict[str, ChatLLM] | None = None,
+    ) -> None:
         self.settings = settings or Settings()
         self._embedder = embedder
-        self._llms: dict[str, ChatLLM] = {}
+        self._llms: dict[str, ChatLLM] = dict(llms or {})
         self._llm_lock = threading.Lock()
 
     @cached_property
@@ -40,7 +51,7 @@ class Engine:
     @cached_property
     def store(self) -> Store:
         s = self.settings
-        from rag.health import open_store
+        from rag.index.health import open_store
 
         return open_store(Path(s.home), **s.store_options())
 
@@ -58,15 +69,13 @@ class Engine:
 
     def llm(self, backend: str) -> ChatLLM | None:
         """The LLM for a backend, created once per process (None for extractive)."""
-        from rag.answer import BackendUnavailable
-
         if backend == "extractive":
             return None
         s = self.settings
         with self._llm_lock:
             if backend not in self._llms:
                 if backend == "local":
-                    from rag.llm import LocalLLM
+                    from rag.models.llm import LocalLLM
 
                     self._llms[backend] = LocalLLM(
                         s.llm_model_path, chat_format=s.llm_chat_format, threads=s.llm_threads, n_ctx=s.llm_n_ctx
@@ -74,7 +83,7 @@ class Engine:
                 elif backend == "openai":
                     if not (s.llm_base_url and s.llm_model):
                         raise BackendUnavailable("the openai backend needs RAG_LLM_BASE_URL and RAG_LLM_MODEL")
-                    from rag.llm import OpenAICompatLLM
+                    from rag.models.llm import OpenAICompatLLM
 
                     key = s.llm_api_key.get_secret_value() if s.llm_api_key else None
                     self._llms[backend] = OpenAICompatLLM(
@@ -102,9 +111,37 @@ class Engine:
             out.append("openai")
         return out
 
-    def cosine(self, a: str, b: str) -> float:
-        """Embedding cosine of two texts (cached query vectors), for the support judge."""
-        return float(self.retriever.embed_query(a) @ self.retriever.embed_query(b))
+    @property
+    def papers(self) -> dict[str, Paper]:
+        """The indexed papers of the current snapshot, by id."""
+        return self.retriever.snapshot.papers
+
+    def ask(
+        self,
+        question: str,
+        *,
+        backend: str | None = None,
+        history: list[dict[str, object]] | None = None,
+        top_k: int = 5,
+        papers: list[str] | None = None,
+        files: list[str] | None = None,
+        explain: bool = False,
+        cache: bool = True,
+        on_sentence: Callable[[str], None] | None = None,
+    ) -> Answer:
+        """Answer a question: the one entry point of the CLI, the app, eval and bench."""
+        backend = backend or self.settings.backend
+        query = Query(
+            question=question, history=history, top_k=top_k, papers=papers, files=files, explain=explain, cache=cache
+        )
+        return pipeline_ask(
+            query,
+            backend=backend,
+            retriever=self.retriever,
+            llm=self.llm(backend),
+            llm_options=self.llm_options(),
+            on_sentence=on_sentence,
+        )
 
     def warm(self) -> None:
         """Load the snapshot and the embedding model now, not inside the first answer."""

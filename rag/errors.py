@@ -11,3 +11,7 @@ class IndexCorrupt(RuntimeError):
 
 class StoreUnavailable(RuntimeError):
     """The Chroma server cannot be reached."""
+
+
+class BackendUnavailable(RuntimeError):
+    """The requested backend cannot run here (not installed or not configured)."""

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from rag.types import BackendName
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -39,7 +41,7 @@ class Settings(BaseSettings):
         " extra, export once under RAG_HOME/models and re-embed the index (their vectors differ slightly).",
     )
     top_k: int = Field(5, ge=1, le=50, description="Papers considered for the answer.")
-    backend: Literal["extractive", "local", "openai"] = Field("extractive", description="Answer backend.")
+    backend: BackendName = Field("extractive", description="Answer backend.")
     hnsw_ef_search: int = Field(200, ge=10, description="HNSW ef at query time (higher = closer to exact).")
     hnsw_ef_construction: int = Field(200, ge=10, description="HNSW ef at build time.")
     hnsw_m: int = Field(32, ge=4, description="HNSW max neighbours per node.")

@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
 
 REFUSAL = "The indexed abstracts do not contain the answer to this question."
+
+
+BackendName = Literal["extractive", "local", "openai"]
+BACKENDS: tuple[str, ...] = get_args(BackendName)
+
+
+class Query(BaseModel):
+    """The per-question options every answer path shares."""
+
+    model_config = ConfigDict(frozen=True)
+    question: str
+    history: list[dict[str, object]] | None = None
+    top_k: int = 5
+    papers: list[str] | None = None
+    files: list[str] | None = None
+    explain: bool = False
+    cache: bool = True
 
 
 class Paper(BaseModel):
@@ -18,17 +37,6 @@ class Paper(BaseModel):
     title: str | None = None
     authors: list[str] | None = None
     url: str | None = None
-
-
-class Chunk(BaseModel):
-    """A sentence of an abstract (the unit we embed and cite)."""
-
-    chunk_id: str
-    paper_id: str
-    sent_index: int
-    start: int = Field(description="Character offset of the sentence in the abstract.")
-    end: int
-    text: str = Field(description="The text embedded and searched (display-normalised sentence).")
 
 
 class SentenceHit(BaseModel):

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import rag  # noqa: F401  (offline environment)
-from rag.embed import HashEmbedder
 from rag.engine import Engine
 from rag.settings import PROJECT_ROOT, Settings
+from tests.fakes import HashEmbedder
 
 DATA = PROJECT_ROOT / "data"
 EVAL = PROJECT_ROOT / "eval"

@@ -8,10 +8,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: find `tests`
+
 import rag  # noqa: F401  (offline environment)
-from rag.embed import HashEmbedder
 from rag.engine import Engine
 from rag.settings import Settings
+from tests.fakes import HashEmbedder
 
 if __name__ == "__main__":
     home, corpus = Path(sys.argv[1]), Path(sys.argv[2])

@@ -56,7 +56,7 @@ def test_quick_bench_json(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-c",
-                "import json,sys; from rag.bench import format_table; print(format_table(json.load(sys.stdin)))",
+                "import json,sys; from rag.bench.run import format_table; print(format_table(json.load(sys.stdin)))",
             ],
             input=done.stdout,
             capture_output=True,

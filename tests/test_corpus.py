@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.corpus import CorpusError, corpus_files, read_corpus_file
+from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
 from tests.conftest import DATA, write_corpus
 
 

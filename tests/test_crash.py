@@ -17,14 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer import answer
-from rag.bench_scale import synthetic_abstracts
-from rag.corpus import read_corpus_file
-from rag.embed import HashEmbedder
+from rag.bench.scale import synthetic_abstracts
+from rag.corpus.reader import read_corpus_file
 from rag.engine import Engine
-from rag.ingest import split_chunks
+from rag.index.ingest import split_chunks
 from rag.settings import Settings
 from tests.conftest import DATA, write_corpus
+from tests.fakes import HashEmbedder
 
 pytestmark = pytest.mark.slow
 
@@ -82,7 +81,7 @@ def state(home: Path, corpus: Path) -> dict[str, object]:
         "chunks": sorted(snap.sentences),
         "stored_chunk_ids": sorted(ids),
         "bm25_docs": len(snap.bm25_sentence_ids),
-        "answers": [_essence(answer(q, retriever=engine.retriever)) for q in QUESTIONS],
+        "answers": [_essence(engine.ask(q)) for q in QUESTIONS],
     }
 
 
@@ -154,6 +153,4 @@ def test_kill_9_with_the_real_model(tmp_path: Path, real_engine: Engine) -> None
     engine = Engine(Settings(home=tmp_path / "home", data_dir=DATA))
     assert sorted(engine.store.sentence_ids()) == sorted(ref.sentences)
     for q in QUESTIONS:
-        assert _essence(answer(q, retriever=engine.retriever)) == _essence(
-            answer(q, retriever=real_engine.retriever)
-        ), q
+        assert _essence(engine.ask(q)) == _essence(real_engine.ask(q)), q

@@ -9,20 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import rag.embed as embed_mod
-from rag.bench_embed import measure_backends, skip_reason, window_texts
-from rag.embed import (
-    HashEmbedder,
+import rag.models.embed as embed_mod
+from rag.bench.embed import measure_backends, skip_reason, window_texts
+from rag.engine import Engine
+from rag.errors import UsageError
+from rag.models.embed import (
     SentenceTransformerEmbedder,
     backend_model_name,
     ensure_onnx,
     int8_config,
     onnx_unavailable,
 )
-from rag.engine import Engine
-from rag.errors import UsageError
 from rag.settings import Settings, default_model_path, load_settings
 from tests.conftest import SMALL, write_corpus
+from tests.fakes import HashEmbedder
 
 SENTENCES = [
     "We propose a diffusion model that generates protein backbones.",

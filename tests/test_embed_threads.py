@@ -12,7 +12,7 @@ import threading
 import numpy as np
 import pytest
 
-from rag.embed import SentenceTransformerEmbedder
+from rag.models.embed import SentenceTransformerEmbedder
 from rag.settings import Settings
 
 pytestmark = pytest.mark.slow

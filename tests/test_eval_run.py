@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer import ask
 from rag.engine import Engine
-from rag.evalset import load_set
-from rag.evaluation import gate, run_cases, write_run
+from rag.evaluation.evalset import load_set
+from rag.evaluation.report import gate, run_cases, write_run
 from tests.conftest import EVAL
 
 pytestmark = pytest.mark.slow
@@ -37,7 +36,7 @@ def test_gate_on_frozen_test_set(real_engine: Engine, tmp_path: Path) -> None:
 
     def one(case):  # type: ignore[no-untyped-def]
         history = [t.model_dump(exclude_none=True) for t in case.history] or None
-        return ask(case.question, retriever=real_engine.retriever, history=history)
+        return real_engine.ask(case.question, history=history)
 
     rows = run_cases(cases, one, progress=False)
     abstracts = {pid: p.abstract for pid, p in real_engine.retriever.snapshot.papers.items()}

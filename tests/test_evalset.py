@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.corpus import corpus_files, read_corpus_file
-from rag.evalset import EvalSetError, check_set, load_set, longest_shared_ngram
+from rag.corpus.reader import corpus_files, read_corpus_file
+from rag.evaluation.evalset import EvalSetError, check_set, load_set, longest_shared_ngram
 from tests.conftest import DATA, EVAL, TESTDATA
 
 ABSTRACTS = {p.paper_id: p.abstract for f in corpus_files([DATA]) for p in read_corpus_file(f)}

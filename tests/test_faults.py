@@ -23,13 +23,12 @@ from typing import Any
 
 import pytest
 
-from rag.answer import answer, ask
-from rag.embed import HashEmbedder
 from rag.engine import Engine
-from rag.llm import LLMError, OpenAICompatLLM, with_deadline
+from rag.models.llm import LLMError, OpenAICompatLLM, with_deadline
 from rag.settings import Settings
 from rag.types import Answer
 from tests.conftest import SMALL, free_port, write_corpus
+from tests.fakes import HashEmbedder
 
 SECRET = "sk-test-SECRET-1234567890"
 TIMEOUT = 2.0  # RAG_LLM_TIMEOUT in these tests
@@ -194,7 +193,7 @@ def engine_for(home: Path, url: str, **llm: Any) -> Engine:
     )
     engine = Engine(settings, embedder=HashEmbedder())
     # Load the index and the client now: only the answer is timed, as on a warm server.
-    answer(Q, retriever=engine.retriever)
+    engine.ask(Q)
     engine.llm("openai")
     return engine
 
@@ -202,19 +201,12 @@ def engine_for(home: Path, url: str, **llm: Any) -> Engine:
 def ask_openai(engine: Engine, question: str = Q) -> tuple[Answer, list[str], float]:
     released: list[str] = []
     t0 = time.perf_counter()
-    a = ask(
-        question,
-        backend="openai",
-        retriever=engine.retriever,
-        llm=engine.llm("openai"),
-        llm_options=engine.llm_options(),
-        on_sentence=released.append,
-    )
+    a = engine.ask(question, backend="openai", on_sentence=released.append)
     return a, released, time.perf_counter() - t0
 
 
 def assert_extractive_fallback(engine: Engine, a: Answer, released: list[str]) -> None:
-    ref = answer(Q, retriever=engine.retriever)
+    ref = engine.ask(Q)
     assert not ref.refused and "120" in ref.answer
     assert a.answer == ref.answer and a.citations == ref.citations and not a.refused
     assert a.answer_source == "fallback" and a.backend == "openai"
@@ -355,8 +347,8 @@ def test_writing_past_max_tokens_falls_back(home: Path) -> None:
 # --- the command line ------------------------------------------------------------------------
 # `rag.cli.main` in a real subprocess, with the hashing embedder swapped in so no model loads.
 BOOT = (
-    "import sys, rag.engine, rag.embed; "
-    "rag.engine.SentenceTransformerEmbedder = lambda *a, **k: rag.embed.HashEmbedder(); "
+    "import sys, rag.engine, tests.fakes; "
+    "rag.engine.SentenceTransformerEmbedder = lambda *a, **k: tests.fakes.HashEmbedder(); "
     "import rag.cli; sys.exit(rag.cli.main(sys.argv[1:]))"
 )
 
@@ -385,7 +377,7 @@ def test_cli_ask_json_falls_back_with_exit_0(tmp_path: Path) -> None:
         r = run_cli("-vv", "ask", "--backend", "openai", "--json", Q, env=cli_env(tmp_path, url, OPENAI_LOG="debug"))
     assert r.returncode == 0, r.stderr
     obj = json.loads(r.stdout)  # exactly one object
-    ref = answer(Q, retriever=Engine(Settings(home=tmp_path / "home"), embedder=HashEmbedder()).retriever)
+    ref = Engine(Settings(home=tmp_path / "home"), embedder=HashEmbedder()).ask(Q)
     assert obj["answer"] == ref.answer and obj["answer_source"] == "fallback" and obj["backend"] == "openai"
     assert obj["backend_error"].startswith("the LLM server at http://127.0.0.1:")
     assert "answered HTTP 500: internal error; request had Bearer ***" in obj["backend_error"]

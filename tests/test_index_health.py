@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from rag.embed import HashEmbedder
 from rag.engine import Engine
 from rag.errors import IndexCorrupt
-from rag.health import open_store, wipe_store
-from rag.index import load_snapshot
-from rag.retrieve import bm25_scores
+from rag.index.health import open_store, wipe_store
+from rag.index.snapshot import load_snapshot
+from rag.retrieval.retriever import bm25_scores
 from tests.conftest import SMALL, write_corpus
+from tests.fakes import HashEmbedder
 
 MORE = [
     "We present TideCast, a transformer that forecasts coastal tide heights from satellite altimetry. "
@@ -92,7 +92,7 @@ def test_damaged_database_gives_one_line_and_rebuild_works(tmp_path: Path) -> No
     write_corpus(tmp_path / "corpus", "small", SMALL)
     home = tmp_path / "home"
     script = (
-        "import sys; from pathlib import Path; import rag; from rag.embed import HashEmbedder; "
+        "import sys; from pathlib import Path; import rag; from tests.fakes import HashEmbedder; "
         "from rag.engine import Engine; from rag.settings import Settings; "
         "e = Engine(Settings(home=Path(sys.argv[1]), data_dir=Path(sys.argv[2])), embedder=HashEmbedder()); "
         "e.ingest([Path(sys.argv[2])], progress=False)"

@@ -4,13 +4,13 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.embed import HashEmbedder
 from rag.engine import Engine
-from rag.index import chunk_id, sentence_node
-from rag.ingest import remove
+from rag.index.chunks import chunk_id, sentence_node
+from rag.index.ingest import remove
 from rag.settings import Settings
 from rag.types import Paper
 from tests.conftest import SMALL, write_corpus
+from tests.fakes import HashEmbedder
 
 
 class CountingEmbedder(HashEmbedder):

@@ -2,8 +2,8 @@
 
 import json
 
-from rag.corpus import corpus_files, read_corpus_file
-from rag.label import coined_name, make_label, short_phrase
+from rag.corpus.label import coined_name, make_label, short_phrase
+from rag.corpus.reader import corpus_files, read_corpus_file
 from tests.conftest import DATA, TESTDATA
 
 

@@ -10,11 +10,12 @@ import sys
 
 import pytest
 
-from rag.answer import ask
-from rag.cite import supports
+from rag.answer.cite import supports
+from rag.answer.pipeline import ask
 from rag.engine import Engine
-from rag.llm import LocalLLM, OpenAICompatLLM, default_gguf
-from rag.text import clean, match_form
+from rag.models.llm import LocalLLM, OpenAICompatLLM, default_gguf
+from rag.text.normalize import clean, match_form
+from rag.types import Query
 from tests.conftest import TESTDATA, free_port, load_jsonl, wait_http
 
 pytestmark = pytest.mark.slow
@@ -46,7 +47,7 @@ def check_answer(engine: Engine, a) -> None:  # type: ignore[no-untyped-def]
 def ask_streaming(engine: Engine, llm: object, backend: str, question: str) -> None:
     released: list[str] = []
     a = ask(
-        question,
+        Query(question=question),
         backend=backend,
         retriever=engine.retriever,
         llm=llm,

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from rag.metrics import (
+from rag.evaluation.metrics import (
     aggregate,
     answer_sentences,
     bootstrap_ci,
@@ -167,8 +167,8 @@ def test_failure_reasons_and_bootstrap() -> None:
 
 
 def test_run_cases_keeps_a_row_for_errors_and_comparison_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from rag.evalset import EvalCase
-    from rag.evaluation import build_report, run_cases, write_comparison
+    from rag.evaluation.evalset import EvalCase
+    from rag.evaluation.report import build_report, run_cases, write_comparison
     from rag.types import Answer
 
     cases = [

@@ -32,15 +32,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from rag.corpus import MAX_ABSTRACT_CHARS, CorpusError, read_corpus_file
+from rag.answer.generate import pop_complete
+from rag.answer.history import HistoryError, read_history, validate_history
+from rag.answer.language import looks_non_english
+from rag.answer.question import check_question
+from rag.answer.verify import is_refusal, markers_before_period, parse_output
+from rag.corpus.reader import MAX_ABSTRACT_CHARS, CorpusError, read_corpus_file
 from rag.errors import UsageError
-from rag.evalset import EvalSetError, load_set
-from rag.generate import pop_complete
-from rag.history import HistoryError, read_history, validate_history
-from rag.language import looks_non_english
-from rag.question import check_question
+from rag.evaluation.evalset import EvalSetError, load_set
 from rag.types import REFUSAL
-from rag.verify import is_refusal, markers_before_period, parse_output
 
 T = TypeVar("T")
 

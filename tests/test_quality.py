@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from rag.answer import answer
 from rag.engine import Engine
-from rag.text import match_form
+from rag.text.normalize import match_form
 from tests.conftest import EVAL, TESTDATA, load_jsonl
 
 pytestmark = pytest.mark.slow
@@ -52,19 +51,15 @@ def test_hybrid_at_least_as_good_as_each_part(real_engine: Engine) -> None:
 
 
 def test_refusals(real_engine: Engine) -> None:
-    refused = [q["id"] for q in UNANSWERABLE if answer(q["question"], retriever=real_engine.retriever).refused]
-    wrongly = [
-        q["id"]
-        for q in ANSWERABLE
-        if answer(q["question"], retriever=real_engine.retriever, history=q.get("history")).refused
-    ]
+    refused = [q["id"] for q in UNANSWERABLE if real_engine.ask(q["question"]).refused]
+    wrongly = [q["id"] for q in ANSWERABLE if real_engine.ask(q["question"], history=q.get("history")).refused]
     assert len(refused) / len(UNANSWERABLE) >= 0.80, sorted({q["id"] for q in UNANSWERABLE} - set(refused))
     assert len(wrongly) / len(ANSWERABLE) <= 0.10, wrongly
 
 
 @pytest.mark.parametrize("q", SINGLES[::6] + [q for q in TEST if q["type"] in ("multi", "followup")][:6], ids=str)
 def test_answers_are_cited_and_verbatim(real_engine: Engine, q: dict) -> None:  # type: ignore[type-arg]
-    a = answer(q["question"], retriever=real_engine.retriever, history=q.get("history"))
+    a = real_engine.ask(q["question"], history=q.get("history"))
     if a.refused:
         return
     papers = real_engine.retriever.snapshot.papers

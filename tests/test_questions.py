@@ -1,7 +1,7 @@
 """Unusual questions: empty, whitespace, 100 KB, control characters, other scripts, emoji.
 
 Each gets a clear one-line message or an answer, in bounded time, through `rag ask`, through
-`rag.answer.ask`/`answer` directly and through the app's `respond`; a question that is not
+`Engine.ask` and the pipeline directly and through the app's `respond`; a question that is not
 English gets an answer attempt plus a note that the corpus and model are English.
 """
 
@@ -16,15 +16,18 @@ from pathlib import Path
 
 import pytest
 
-import rag.cli as cli
+import rag.cli.commands as cli
 import ui.handlers as app
-from rag.answer import answer, ask
+from rag.answer.extractive import answer
+from rag.answer.language import NON_ENGLISH_NOTE, language_note, looks_non_english
+from rag.answer.pipeline import ask
+from rag.answer.question import check_question
+from rag.cli.main import main as cli_main
 from rag.engine import Engine
 from rag.errors import UsageError
-from rag.language import NON_ENGLISH_NOTE, language_note, looks_non_english
-from rag.llm import ScriptedLLM
-from rag.question import check_question
+from rag.types import Query
 from tests.conftest import EVAL, load_jsonl
+from tests.fakes import ScriptedLLM
 
 ENGLISH = [
     "How many questions does SNS-Bench contain?",
@@ -126,7 +129,7 @@ def test_check_question_rejects(question: str, message: str) -> None:
     assert str(err.value) == message
 
 
-# --- the library: rag.answer.ask / answer ---------------------------------------------------
+# --- the library: Engine.ask, the pipeline and the extractive answer ---------------------------------------------------
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
     fake_engine.ingest([tmp_path / "corpus"])
@@ -135,9 +138,10 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
 
 @pytest.mark.parametrize("question", ["", "   \n\t", "\x00\x01\x02\x1b", "\u200b\u2028"])
 def test_library_rejects_empty_questions(engine: Engine, question: str) -> None:
-    for fn in (ask, answer):
-        with pytest.raises(UsageError, match=r"^the question is empty$"):
-            fn(question, retriever=engine.retriever)
+    with pytest.raises(UsageError, match=r"^the question is empty$"):
+        engine.ask(question)
+    with pytest.raises(UsageError, match=r"^the question is empty$"):
+        answer(Query(question=question), engine.retriever)
 
 
 @pytest.mark.parametrize(
@@ -155,7 +159,7 @@ def test_library_rejects_empty_questions(engine: Engine, question: str) -> None:
 )
 def test_library_answers_any_question_in_bounded_time(engine: Engine, question: str, note: bool) -> None:
     t0 = time.perf_counter()
-    a = ask(question, retriever=engine.retriever)
+    a = engine.ask(question)
     assert time.perf_counter() - t0 < 30
     assert a.answer and (a.refused or a.citations)
     assert a.note == (NON_ENGLISH_NOTE if note else None)
@@ -165,14 +169,14 @@ def test_library_answers_any_question_in_bounded_time(engine: Engine, question: 
 
 def test_llm_backend_keeps_the_note(engine: Engine) -> None:
     llm = ScriptedLLM("FoldNet designs 120 novel folds validated in the lab [1].")
-    a = ask("FoldNet 设计了多少种新的折叠？", backend="local", retriever=engine.retriever, llm=llm)
+    a = ask(Query(question="FoldNet 设计了多少种新的折叠？"), backend="local", retriever=engine.retriever, llm=llm)
     assert a.note == NON_ENGLISH_NOTE and not a.refused
 
 
 # --- the CLI, in process (the engine swapped for the fake one) ------------------------------
 def run_cli(engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str):  # type: ignore[no-untyped-def]
     monkeypatch.setattr(cli, "_engine", lambda args: engine)
-    code = cli.main(list(argv))
+    code = cli_main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer import answer, is_multi, is_referring
+from rag.answer.evidence import is_multi, is_referring
 from rag.engine import Engine
-from rag.text import match_form
+from rag.text.normalize import match_form
 from rag.types import REFUSAL
 from tests.conftest import SMALL, write_corpus
 
@@ -37,7 +37,7 @@ def test_filters_by_paper_and_file(engine: Engine) -> None:
 
 
 def test_answer_cites_every_sentence_with_verbatim_quotes(engine: Engine) -> None:
-    a = answer("How many novel folds does FoldNet design?", retriever=engine.retriever)
+    a = engine.ask("How many novel folds does FoldNet design?")
     assert not a.refused
     sentences = [s for s in a.answer.split("\n") if s]
     assert all(re.search(r"\[\d+\]$", s) for s in sentences)
@@ -51,7 +51,7 @@ def test_answer_cites_every_sentence_with_verbatim_quotes(engine: Engine) -> Non
 
 def test_refusal_for_missing_detail_and_absent_topic(engine: Engine) -> None:
     for q in ("What learning rate does TinyQuant use?", "Which paper studies federated learning on phones?"):
-        a = answer(q, retriever=engine.retriever)
+        a = engine.ask(q)
         assert a.refused, q
         assert a.answer == REFUSAL and a.citations == []
         assert a.closest and a.closest[0].label
@@ -62,7 +62,7 @@ def test_multi_question_lists_papers(fake_engine: Engine, tmp_path: Path) -> Non
     assert not is_multi("What does FoldNet generate?")
     fake_engine.ingest([tmp_path / "corpus"])
     q = "Which papers study graph regularizers or language quantization?"
-    a = answer(q, retriever=fake_engine.retriever, top_k=5)
+    a = fake_engine.ask(q, top_k=5)
     assert not a.refused
     lines = a.answer.splitlines()
     assert len(lines) >= 2 and all(line.startswith("- ") for line in lines)
@@ -75,7 +75,7 @@ def test_followup_uses_history_paper_ids(engine: Engine) -> None:
         {"role": "user", "content": "Tell me about the quantization paper."},
         {"role": "assistant", "content": "It compresses models.", "paper_ids": ["small#3"]},
     ]
-    a = answer("How many bits does it store weights in?", retriever=engine.retriever, history=history)
+    a = engine.ask("How many bits does it store weights in?", history=history)
     assert a.sources[0].paper_id == "small#3"
     assert "2 bits" in a.answer
 
@@ -85,14 +85,14 @@ def test_followup_from_text_only(engine: Engine) -> None:
         {"role": "user", "content": "Which paper designs protein backbones?"},
         {"role": "assistant", "content": "FoldNet, a diffusion model for protein backbones."},
     ]
-    a = answer("How many folds did it design?", retriever=engine.retriever, history=history)
+    a = engine.ask("How many folds did it design?", history=history)
     assert a.sources[0].paper_id == "small#2" and "120" in a.answer
 
 
 def test_markers_in_source_text_never_become_citations(tmp_path: Path, fake_engine: Engine) -> None:
     abstract = "We propose MarkNet [7], a marker model. MarkNet improves results by 4% [2]."
     fake_engine.ingest([write_corpus(tmp_path / "m", "m", [abstract])])
-    a = answer("How much does MarkNet improve results?", retriever=fake_engine.retriever)
+    a = fake_engine.ask("How much does MarkNet improve results?")
     assert "[2]" not in a.answer and "(2)" in a.answer
     assert {c.n for c in a.citations} == {1}
     assert match_form(a.citations[0].quote) in match_form(abstract)

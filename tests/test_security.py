@@ -17,14 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from rag.access import is_loopback, parse_ui_auth, serve_policy
-from rag.answer import ask
-from rag.cli import RedactingFormatter, env_secrets, format_references, main
+from rag.answer.pipeline import ask
+from rag.cli.format import format_references
+from rag.cli.logs import RedactingFormatter, env_secrets
+from rag.cli.main import main
 from rag.errors import UsageError
-from rag.llm import OpenAICompatLLM
+from rag.models.llm import OpenAICompatLLM
 from rag.settings import PROJECT_ROOT, Settings
+from rag.types import Query
 from tests.conftest import SMALL, free_port, wait_http, write_corpus
 from tests.test_faults import SECRET, build_index, cli_env, engine_for, fault_server, run_cli
+from ui.access import is_loopback, parse_ui_auth, serve_policy
 
 CHROMA_SECRET = "chroma-SECRET-token-24680"
 UI_PASSWORD = "ui-SECRET-pw-13579"
@@ -60,7 +63,13 @@ def test_debug_logs_of_every_library_never_contain_the_key(tmp_path: Path, caplo
         with fault_server(mode) as url:
             engine = engine_for(home, url, max_retries=1)
             llm = engine.llm("openai")
-            a = ask(Q, backend="openai", retriever=engine.retriever, llm=llm, llm_options=engine.llm_options())
+            a = ask(
+                Query(question=Q),
+                backend="openai",
+                retriever=engine.retriever,
+                llm=llm,
+                llm_options=engine.llm_options(),
+            )
             assert_no_secret(a.model_dump_json() + json.dumps(a.to_json()) + format_references(a))
     assert "openai._base_client" in caplog.text and "httpcore" in caplog.text  # debug logging really was on
     assert "Bearer ***" in caplog.text  # the echoed key was logged only redacted

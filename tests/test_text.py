@@ -1,6 +1,6 @@
 import pytest
 
-from rag.text import clean, match_form, normalize_markdown, numbers, sentence_spans
+from rag.text.normalize import clean, match_form, normalize_markdown, numbers, sentence_spans
 
 
 def split(text: str) -> list[str]:

@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer import ask
-from rag.cite import lexical_support, supports
+from rag.answer.cite import lexical_support, supports
+from rag.answer.generate import pop_complete
+from rag.answer.pipeline import ask
+from rag.answer.prompts import USER_PROMPT, build_messages, check_templates, placeholders
+from rag.answer.verify import Claim, EvidenceItem, parse_output, verify_claim
 from rag.engine import Engine
-from rag.generate import pop_complete
-from rag.llm import LLMError, ScriptedLLM
-from rag.prompts import USER_PROMPT, build_messages, check_templates, placeholders
-from rag.text import clean
-from rag.types import REFUSAL
-from rag.verify import Claim, EvidenceItem, parse_output, verify_claim
+from rag.models.llm import LLMError
+from rag.text.normalize import clean
+from rag.types import REFUSAL, Query
 from tests.conftest import TESTDATA
+from tests.fakes import ScriptedLLM
 
 
 @pytest.mark.parametrize(
@@ -138,7 +139,7 @@ Q = "How many novel folds does FoldNet design?"
 
 def run(engine: Engine, llm: ScriptedLLM, question: str = Q):  # type: ignore[no-untyped-def]
     released: list[str] = []
-    a = ask(question, backend="local", retriever=engine.retriever, llm=llm, on_sentence=released.append)
+    a = ask(Query(question=question), backend="local", retriever=engine.retriever, llm=llm, on_sentence=released.append)
     return a, released
 
 
@@ -193,7 +194,7 @@ class FakeLlama:
 
 
 def test_local_backend_needs_a_chat_template_or_explicit_format(tmp_path: Path) -> None:
-    from rag.llm import LocalLLM
+    from rag.models.llm import LocalLLM
 
     plain = tmp_path / "notemplate.gguf"
     plain.write_bytes(b"gguf")

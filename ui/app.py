@@ -152,7 +152,7 @@ def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = Fa
     with a warning on stderr unless RAG_UI_AUTH=user:password is set. Never a public share link."""
     import time
 
-    from rag.access import parse_ui_auth, serve_policy
+    from ui.access import parse_ui_auth, serve_policy
 
     auth = parse_ui_auth(os.environ.get("RAG_UI_AUTH"))
     warning = serve_policy(host, allow_remote=allow_remote, auth=auth)  # raises when refused

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import rag  # noqa: F401  (offline environment first)
-from rag.cite import escape_markers
+from rag.answer.cite import escape_markers
 from rag.engine import Engine
-from rag.guard import flag_of
 from rag.settings import PROJECT_ROOT, Settings
+from rag.text.guard import flag_of
 from rag.types import Answer, Paper
 
 _engine: Engine | None = None
@@ -167,9 +167,8 @@ def respond(
 ) -> Iterator[tuple[list[dict[str, Any]], str, str, list[dict[str, Any]]]]:
     """Chat handler: the answer appears sentence by sentence as each is verified, then the
     sources panel with the supporting sentences highlighted."""
-    from rag.answer import ask
+    from rag.answer.question import check_question
     from rag.errors import UsageError
-    from rag.question import check_question
 
     engine = get_engine()
     answers = list(answers or [])
@@ -199,17 +198,14 @@ def respond(
             # The answer and its sources panel from one index view: an upload committing in
             # between must not drop or change a cited paper under the answer.
             with engine.retriever.pinned():
-                a = ask(
+                a = engine.ask(
                     question,
                     backend=backend,
-                    retriever=engine.retriever,
-                    llm=engine.llm(backend),
-                    llm_options=engine.llm_options(),
-                    on_sentence=sentences.put,
                     history=turns,
                     top_k=int(top_k),
                     papers=papers or None,
                     files=files or None,
+                    on_sentence=sentences.put,
                 )
                 result["sources"] = sources_html(a, engine)
                 result["answer"] = a
@@ -347,37 +343,24 @@ def run_eval(
     set_path: str, backend: str, limit: int = 0, progress: Any = None
 ) -> tuple[str, list[str], list[list[Any]]]:
     """Run an eval set as `rag eval` does; returns the report table, plot paths and per-question rows."""
-    from rag.answer import ask
-    from rag.evalset import load_set
-    from rag.evaluation import run_cases, write_run
-    from rag.metrics import support_with
+    from rag.evaluation.evalset import load_set
+    from rag.evaluation.runner import evaluate
 
     engine = get_engine()
     cases = load_set(PROJECT_ROOT / set_path)
     if limit:
         cases = cases[: int(limit)]
-    llm = engine.llm(backend)
-    done = {"n": 0}
+    engine.llm(backend)
 
-    def one(case):  # type: ignore[no-untyped-def]
-        done["n"] += 1
+    def on_progress(done: int, total: int) -> None:
         if progress is not None:
-            progress(done["n"] / len(cases), desc=f"{done['n']}/{len(cases)}")
-        history = [t.model_dump(exclude_none=True) for t in case.history] or None
-        return ask(
-            case.question,
-            backend=backend,
-            retriever=engine.retriever,
-            llm=llm,
-            llm_options=engine.llm_options(),
-            history=history,
-        )
+            progress(done / total, desc=f"{done}/{total}")
 
-    rows = run_cases(cases, one, progress=False)
     out = Path(engine.settings.home) / "eval-runs" / f"{Path(set_path).stem}-{backend}"
-    abstracts = {pid: p.abstract for pid, p in engine.retriever.snapshot.papers.items()}
-
-    report = write_run(cases, rows, abstracts, out, f"{set_path} ({backend})", support_with(engine.cosine))
+    title = f"{set_path} ({backend})"
+    report, rows = evaluate(
+        engine, cases, backend=backend, out=out, title=title, on_progress=on_progress, progress_bar=False
+    )
     table = (out / "report.md").read_text(encoding="utf-8").split("## Failures")[0]
     reasons = {q["id"]: q["reason"] for q in report["questions"]}
     per_q = [[r["id"], r["type"], reasons.get(r["id"]) or "pass", r["question"], r["answer"][:200]] for r in rows]

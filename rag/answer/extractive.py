@@ -1,0 +1,159 @@
+"""Extractive answers: compose cited sentences from the selected evidence, or refuse."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.conversation import followup_focus
+from rag.answer.evidence import (
+    EVIDENCE_MAX,
+    MULTI_CONTRIBUTION_BONUS,
+    MULTI_MAX,
+    MULTI_RATIO,
+    MULTI_SENTENCES,
+    Features,
+    features,
+    is_multi,
+    is_referring,
+    select_evidence,
+)
+from rag.answer.language import language_note
+from rag.answer.question import check_question
+from rag.retrieval.retriever import Retrieval, Retriever
+from rag.types import REFUSAL, Answer, Closest, Hit, Query, SentenceCheck, Source
+
+log = logging.getLogger(__name__)
+
+_Accepted = list[tuple[Hit, list[tuple[str, str, float]], Features]]
+
+
+def _explain(r: Retrieval, top_k: int) -> list[str]:
+    lines = []
+    for h in r.hits[:top_k]:
+        lines.append(
+            f"{h.paper_id} [{h.label}] fused={h.score:.4f} paper_dense={h.dense:.3f} paper_bm25={h.bm25:.2f} "
+            f"best_sentence_rrf={h.sentence_score:.4f} best_sentence_cos={h.best_cosine:.3f}"
+        )
+        for s in h.sentences[:2]:
+            d = f"{s.dense:.3f}" if s.dense is not None else "-"
+            b = f"{s.bm25:.2f}" if s.bm25 is not None else "-"
+            lines.append(f"    sentence {s.sent_index}: dense={d} bm25={b} rrf={s.fused:.4f} :: {s.text[:90]}")
+    return lines
+
+
+def answer(query: Query, retriever: Retriever) -> Answer:
+    """The extractive backend: every sentence of the answer is an evidence sentence, cited.
+
+    In a conversation, a question that refers back ("what did it beat?") is answered from
+    the paper(s) discussed before; a question that would be refused on its own gets a
+    second try in that context too (follow-ups often read as unanswerable alone).
+    """
+    with retriever.pinned():
+        t0 = time.perf_counter()
+        # Empty or control characters only: one clear UsageError.
+        query = query.model_copy(update={"question": check_question(query.question)})
+        why: list[str] = []
+        names_one = retriever.snapshot.names_any(query.question)
+        referring = bool(query.history) and is_referring(query.question) and not names_one
+        focus = followup_focus(query, retriever) if referring else []
+        if focus:
+            why.append(f"follow-up: refers back to {focus}")
+        a = compose(query, focus, retriever)
+        if a.refused and query.history and not focus and not names_one:
+            focus = followup_focus(query, retriever)
+            if focus:
+                retry = compose(query, focus, retriever)
+                if not retry.refused:
+                    why.append(f"answered in the context of the conversation: {focus}")
+                    a = retry
+        if query.explain:
+            a.explain = why + (a.explain or [])
+        a.note = language_note(query.question, a.note)  # English-only corpus and model: say so
+        a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
+        return a
+
+
+def compose(query: Query, focus: list[str], retriever: Retriever) -> Answer:
+    """Retrieve, select evidence per candidate paper, keep the answerable ones, cite them."""
+    r = _retrieve(query, focus, retriever)
+    why = _explain(r, query.top_k) if query.explain else []
+    multi = is_multi(query.question) and not focus
+    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why)
+    a = _build(query.question, accepted, multi, retriever)
+    a.sources = [Source(paper_id=h.paper_id, score=h.score) for h in r.hits]
+    if a.refused:
+        a.closest = [Closest(paper_id=h.paper_id, label=h.label, score=h.score) for h in r.hits[:3]]
+    a.explain = why if query.explain else None
+    return a
+
+
+def _retrieve(query: Query, focus: list[str], retriever: Retriever) -> Retrieval:
+    """Ranked papers; in a follow-up the referred-to papers lead."""
+    snap = retriever.snapshot
+    q = query.question if not focus else f"{query.question} {' '.join(snap.papers[p].label for p in focus)}"
+    r = retriever.retrieve(q, top_k=query.top_k, papers=query.papers, files=query.files, cache=query.cache)
+    hits = r.hits
+    if focus:
+        hits = sorted(hits, key=lambda h: (h.paper_id not in focus, -h.score))
+        # A referred-to paper missing from the pool still leads the sources.
+        missing = [p for p in focus if p not in {h.paper_id for h in hits}]
+        if missing:
+            hits = retriever.retrieve(q, top_k=query.top_k, papers=missing, cache=query.cache).hits + hits
+    return Retrieval(hits, r.query_vec)
+
+
+def _accept(
+    question: str, r: Retrieval, focus: list[str], multi: bool, top_k: int, retriever: Retriever, why: list[str]
+) -> _Accepted:
+    """Candidate papers whose selected evidence passes the answerability check."""
+    snap = retriever.snapshot
+    candidates = r.hits[: len(focus)] if focus else r.hits[: min(top_k, 6) if multi else 1]
+    accepted: _Accepted = []
+    for h in candidates:
+        ev = select_evidence(
+            question,
+            snap.papers[h.paper_id],
+            retriever,
+            r.query_vec,
+            max_sentences=MULTI_SENTENCES if multi else EVIDENCE_MAX,
+            contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
+        )
+        f = features(question, h, [q for _, q, _ in ev], snap.vocabulary, followup=bool(focus))
+        why.append(f"answerability {h.paper_id}: {f}")
+        if f.answerable():
+            accepted.append((h, ev, f))
+    if accepted and multi:
+        best = max(a[2].score for a in accepted)
+        accepted = [a for a in accepted if a[2].score >= MULTI_RATIO * best][:MULTI_MAX]
+    return accepted
+
+
+def _build(question: str, accepted: _Accepted, multi: bool, retriever: Retriever) -> Answer:
+    """The cited answer text (one line per paper for "which papers" questions), or the refusal."""
+    builder = CitationBuilder()
+    lines: list[str] = []
+    checks: list[SentenceCheck] = []
+    for h, ev, _ in accepted:
+        paper = retriever.snapshot.papers[h.paper_id]
+        parts = []
+        for _, quote, _ in ev:
+            n = builder.cite(paper, quote)
+            parts.append(f"{display_sentence(quote)} [{n}]")
+            checks.append(
+                SentenceCheck(text=display_sentence(quote), citations=[n], supported=True, evidence_quote=quote)
+            )
+        lines.append(f"- {paper.label}: {' '.join(parts)}" if multi else " ".join(parts))
+    refused = not accepted
+    return Answer(
+        question=question,
+        answer=REFUSAL if refused else "\n".join(lines),
+        refused=refused,
+        backend="extractive",
+        latency_ms=0.0,
+        citations=builder.citations,
+        sentences=checks,
+        grounding=1.0,
+        answer_source="extractive",
+    )

@@ -1,0 +1,1 @@
+"""`rag bench`: speed and scale figures, and the llama-index baseline."""

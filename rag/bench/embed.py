@@ -1,0 +1,159 @@
+"""Embedding backends compared on the same texts: throughput, query latency, agreement.
+
+Backends are timed interleaved (torch, onnx, onnx-int8, torch, …) so that noise from a
+shared machine hits them alike, and medians are reported. torch is always measured: it is
+the reference for speedup and cosine agreement.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rag.errors import UsageError
+from rag.models.embed import EMBED_BACKENDS, SentenceTransformerEmbedder, onnx_unavailable
+from rag.settings import default_model_path
+
+log = logging.getLogger(__name__)
+
+REFERENCE = "torch"
+QUERY = "Which papers improve the efficiency of attention in long-context transformers?"
+
+
+def corpus_chunks(data_dir: Path, embedder: Any) -> list[str]:
+    """The sentence chunks that ingest would embed for the corpus in `data_dir`."""
+    from rag.corpus.reader import corpus_files, read_corpus_file
+    from rag.index.ingest import split_chunks
+
+    papers = [p for f in corpus_files([data_dir]) for p in read_corpus_file(f)]
+    return [t for p in papers for _, _, t in split_chunks(p, embedder)]
+
+
+def window_texts(chunks: list[str], n: int, *, widths: tuple[int, ...] = (1, 2, 3, 4, 5)) -> list[str]:
+    """A bigger deterministic set: windows of 1-5 consecutive chunks, distinct, first `n`."""
+    out: dict[str, None] = {}
+    for w in widths:
+        for i in range(len(chunks) - w + 1):
+            out.setdefault(" ".join(chunks[i : i + w]), None)
+            if len(out) >= n:
+                return list(out)
+    return list(out)
+
+
+def skip_reason(backend: str) -> str | None:
+    """Why `backend` cannot be measured here, or None."""
+    if backend not in EMBED_BACKENDS:
+        return f"unknown backend (choose {', '.join(EMBED_BACKENDS)})"
+    return None if backend == REFERENCE else onnx_unavailable()
+
+
+def _load(backend: str, model_path: str, cache_dir: Path, batch_size: int) -> tuple[SentenceTransformerEmbedder, float]:
+    """An embedder with its model loaded (and exported, first time): load time is not throughput."""
+    t = time.perf_counter()
+    emb = SentenceTransformerEmbedder(model_path, batch_size=batch_size, backend=backend, cache_dir=cache_dir)
+    emb.embed(["warm up"])
+    return emb, time.perf_counter() - t
+
+
+def _time_embed(emb: SentenceTransformerEmbedder, texts: list[str]) -> tuple[float, float, np.ndarray]:
+    """(wall seconds, CPU seconds of this process, vectors)."""
+    t, c = time.perf_counter(), time.process_time()
+    vecs = emb.embed(texts)
+    return time.perf_counter() - t, time.process_time() - c, vecs
+
+
+def _time_query(emb: SentenceTransformerEmbedder, query: str, repeats: int) -> list[float]:
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        emb.embed([query])
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def _agreement(vecs: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
+    """Mean and min cosine between the same text's vectors (rows are unit-normalised)."""
+    cos = np.sum(vecs * ref, axis=1)
+    return float(np.mean(cos)), float(np.min(cos))
+
+
+def measure_backends(
+    texts: list[str],
+    backends: list[str],
+    *,
+    rounds: int = 3,
+    cache_dir: Path,
+    model_path: str | None = None,
+    batch_size: int = 64,
+    query: str = QUERY,
+    query_repeats: int = 20,
+) -> dict[str, Any]:
+    """Throughput (chunks/s), single-query latency (ms), speedup and cosine agreement vs torch.
+
+    `chunks_per_cpu_s` divides by this process's CPU time: with one thread per runtime it
+    is the work per chunk, barely affected by other processes on a shared machine (with
+    more threads it also counts idle spinning).
+
+    Returns {"n_texts", "rounds", "batch_size", "backends": {name: {numbers}}, "skipped": {name: reason}}.
+    """
+    if not texts:
+        raise UsageError("measure_backends needs at least one text")
+    wanted = list(dict.fromkeys([REFERENCE, *backends]))
+    skipped = {b: why for b in wanted if (why := skip_reason(b))}
+    path = model_path or default_model_path()
+    loaded = {b: _load(b, path, cache_dir, batch_size) for b in wanted if b not in skipped}
+
+    embed_s: dict[str, list[float]] = {b: [] for b in loaded}
+    cpu_s: dict[str, list[float]] = {b: [] for b in loaded}
+    query_s: dict[str, list[float]] = {b: [] for b in loaded}
+    vectors: dict[str, np.ndarray] = {}
+    for rnd in range(rounds):
+        for b, (emb, _) in loaded.items():
+            seconds, cpu, vecs = _time_embed(emb, texts)
+            embed_s[b].append(seconds)
+            cpu_s[b].append(cpu)
+            vectors.setdefault(b, vecs)
+            query_s[b].extend(_time_query(emb, query, query_repeats))
+            log.info("round %d %s: %.1f chunks/s", rnd + 1, b, len(texts) / seconds)
+
+    ref_s = statistics.median(embed_s[REFERENCE])
+    results = {}
+    for b, (_, load_s) in loaded.items():
+        med = statistics.median(embed_s[b])
+        mean_cos, min_cos = _agreement(vectors[b], vectors[REFERENCE])
+        results[b] = {
+            "chunks_per_s": round(len(texts) / med, 1),
+            "embed_s": round(med, 3),
+            "query_ms": round(1000 * statistics.median(query_s[b]), 2),
+            "speedup_vs_torch": round(ref_s / med, 3),
+            "chunks_per_cpu_s": round(len(texts) / statistics.median(cpu_s[b]), 1),
+            "mean_cos_vs_torch": round(mean_cos, 5),
+            "min_cos_vs_torch": round(min_cos, 5),
+            "load_s": round(load_s, 2),
+        }
+    return {
+        "n_texts": len(texts),
+        "rounds": rounds,
+        "batch_size": batch_size,
+        "backends": results,
+        "skipped": skipped,
+    }
+
+
+def format_backends(result: dict[str, Any]) -> str:
+    """A small text table of `measure_backends` output."""
+    head = f"{'backend':<10} {'chunks/s':>9} {'speedup':>8} {'chunks/cpu-s':>12} {'query ms':>9} {'mean cos':>9} {'min cos':>8}"
+    lines = [f"{result['n_texts']} texts, batch {result['batch_size']}, {result['rounds']} interleaved rounds", head]
+    for b, r in result["backends"].items():
+        lines.append(
+            f"{b:<10} {r['chunks_per_s']:>9.1f} {r['speedup_vs_torch']:>7.2f}x {r['chunks_per_cpu_s']:>12.1f}"
+            f" {r['query_ms']:>9.2f}"
+            f" {r['mean_cos_vs_torch']:>9.4f} {r['min_cos_vs_torch']:>8.4f}"
+        )
+    lines += [f"{b:<10} skipped: {reason}" for b, reason in result["skipped"].items()]
+    return "\n".join(lines)

@@ -1,0 +1,5 @@
+import sys
+
+from rag.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Corpus files: reading abstracts and their metadata sidecars; paper labels."""

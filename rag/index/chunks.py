@@ -1,0 +1,87 @@
+"""The chunk schema: paper hashes, chunk ids, and the node records stored for sentences and papers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from llama_index.core.schema import TextNode
+
+from rag.text.guard import FLAG_KEY, instruction_like
+from rag.types import Paper
+
+
+def paper_hash(paper: Paper, model: str) -> str:
+    """Content hash deciding whether a paper must be re-embedded."""
+    key = json.dumps([paper.abstract, paper.title, paper.authors, paper.url, paper.label, model])
+    return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+
+def chunk_id(paper_id: str, phash: str, i: int) -> str:
+    return f"{paper_id}::{phash}::{i}"
+
+
+def sentence_node(paper: Paper, phash: str, i: int, start: int, end: int, text: str) -> TextNode:
+    meta: dict[str, Any] = {
+        "paper_id": paper.paper_id,
+        "sent_index": i,
+        "start": start,
+        "end": end,
+        "label": paper.label,
+        "title": paper.title or "",
+        "source": paper.source,
+        "paper_hash": phash,
+        # Corpus text is untrusted: a sentence that reads as an instruction to an assistant
+        # is flagged here (reason, "" if clean) and never used as evidence.
+        FLAG_KEY: instruction_like(paper.abstract[start:end]) or "",
+    }
+    return TextNode(
+        id_=chunk_id(paper.paper_id, phash, i),
+        text=text,
+        metadata=meta,
+        excluded_embed_metadata_keys=list(meta),
+        excluded_llm_metadata_keys=list(meta),
+    )
+
+
+def paper_node(paper: Paper, phash: str, n_chunks: int) -> TextNode:
+    meta: dict[str, Any] = {
+        "paper_id": paper.paper_id,
+        "source": paper.source,
+        "position": paper.position,
+        "label": paper.label,
+        "title": paper.title or "",
+        "authors": json.dumps(paper.authors or []),
+        "url": paper.url or "",
+        "paper_hash": phash,
+        "n_chunks": n_chunks,
+    }
+    return TextNode(
+        id_=paper.paper_id,
+        text=paper.abstract,
+        metadata=meta,
+        excluded_embed_metadata_keys=list(meta),
+        excluded_llm_metadata_keys=list(meta),
+    )
+
+
+def node_to_paper(node: TextNode) -> Paper:
+    m = node.metadata
+    return Paper(
+        paper_id=m["paper_id"],
+        source=m["source"],
+        position=int(m["position"]),
+        abstract=node.get_content(),
+        label=m["label"],
+        title=m.get("title") or None,
+        authors=json.loads(m.get("authors") or "[]") or None,
+        url=m.get("url") or None,
+    )
+
+
+def parse_chunk_id(cid: str) -> tuple[str, str, int]:
+    """(paper_id, paper_hash, index) of a chunk id made by `chunk_id`."""
+    pid, _, rest = cid.partition("::")
+    phash, _, i = rest.partition("::")
+    return pid, phash, int(i) if i.isdigit() else -1

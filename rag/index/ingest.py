@@ -1,0 +1,289 @@
+"""Ingest: corpus files -> sentence chunks -> embeddings -> Chroma + BM25, incrementally."""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from llama_index.core.schema import TextNode
+from pydantic import BaseModel, Field
+
+from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
+from rag.index.chunks import paper_hash, paper_node, parse_chunk_id, sentence_node
+from rag.index.health import write_marker
+from rag.index.snapshot import bm25_ready, load_snapshot
+from rag.index.store import Store, stamp_of
+from rag.models.embed import Embedder
+from rag.text.normalize import clean, sentence_spans
+from rag.types import Paper
+
+log = logging.getLogger(__name__)
+
+
+class IngestReport(BaseModel):
+    files: list[str] = Field(default_factory=list)
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    papers: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    errors: list[str] = Field(default_factory=list)
+
+
+@contextmanager
+def writer_lock(home: Path, *, wait: bool = True) -> Iterator[None]:
+    """One writer at a time per RAG_HOME (readers need no lock)."""
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / "ingest.lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise RuntimeError(f"another ingest is running on {home}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def split_chunks(paper: Paper, embedder: Embedder) -> list[tuple[int, int, str]]:
+    """(start, end, text) per chunk: one sentence each, split further only if it would
+    overflow the model window (so nothing is ever silently truncated)."""
+    out: list[tuple[int, int, str]] = []
+    for start, end in sentence_spans(paper.abstract):
+        text = clean(paper.abstract[start:end])
+        if not text:
+            continue
+        if embedder.count_tokens(text) <= embedder.max_tokens:
+            out.append((start, end, text))
+            continue
+        piece: list[str] = []
+        for word in text.split():
+            if piece and embedder.count_tokens(" ".join([*piece, word])) > embedder.max_tokens:
+                out.append((start, end, " ".join(piece)))
+                piece = piece[-8:]  # a little overlap keeps the cut readable
+            piece.append(word)
+        if piece:
+            out.append((start, end, " ".join(piece)))
+    return out
+
+
+def _progress_bar(total: int, enabled: bool):  # type: ignore[no-untyped-def]
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="chunk", desc="embedding", disable=not enabled or total == 0, file=sys.stderr)
+
+
+class _Plan(BaseModel):
+    """What an ingest will change: papers to (re-)index with their hash, ids to remove."""
+
+    new: list[tuple[Paper, str]] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+
+
+def ingest(
+    paths: list[Path],
+    *,
+    store: Store,
+    embedder: Embedder,
+    home: Path,
+    progress: bool | None = None,
+    prune_missing_sources: bool = False,
+) -> IngestReport:
+    """Make the index hold exactly the current papers of each given file.
+
+    Unchanged papers are skipped, changed ones re-embedded (reusing vectors of identical
+    content), papers gone from a file are deleted. Bad files are reported and skipped.
+    Steps: parse -> plan -> embed -> build chunks -> commit.
+    """
+    t0 = time.perf_counter()
+    report = IngestReport()
+    progress = sys.stderr.isatty() if progress is None else progress
+    parsed = parse_files(paths, report)
+    with writer_lock(home):
+        manifest = store.manifest()
+        plan = plan_changes(parsed, manifest, embedder.name, report, prune_missing_sources)
+        reuse = store.embeddings_by_hash(sorted({h for _, h in plan.new}))
+        chunked = [(p, h, split_chunks(p, embedder)) for p, h in plan.new]
+        vecs = embed_new(chunked, reuse, embedder, report, progress)
+        sentence_nodes, paper_nodes = build_nodes(chunked, reuse, vecs)
+        commit(store, home, manifest, sentence_nodes, paper_nodes, plan.removed, embedder.name)
+        report.removed = len(plan.removed)
+        report.papers, report.chunks = store.count()
+        write_marker(store, home)
+    report.seconds = round(time.perf_counter() - t0, 3)
+    return report
+
+
+def parse_files(paths: list[Path], report: IngestReport) -> dict[str, list[Paper]]:
+    """Papers per file stem; bad files are reported and skipped."""
+    parsed: dict[str, list[Paper]] = {}
+    try:
+        files = corpus_files(paths)
+    except CorpusError as e:
+        report.errors.append(str(e))
+        files = []
+    for f in files:
+        try:
+            papers = read_corpus_file(f)
+        except CorpusError as e:
+            report.errors.append(str(e))
+            continue
+        except OSError as e:
+            report.errors.append(f"{f}: cannot read ({e.strerror})")
+            continue
+        if f.stem in parsed:
+            report.errors.append(f"{f}: another file with stem {f.stem!r} is in the same ingest")
+            continue
+        parsed[f.stem] = papers
+        report.files.append(str(f))
+    return parsed
+
+
+def plan_changes(
+    parsed: dict[str, list[Paper]],
+    manifest: dict[str, TextNode],
+    model: str,
+    report: IngestReport,
+    prune_missing_sources: bool,
+) -> _Plan:
+    """Compare parsed papers with the manifest: new or changed papers, and removed ids."""
+    owner = {pid: str(n.metadata["source"]) for pid, n in manifest.items()}
+    plan = _Plan()
+    for stem, papers in list(parsed.items()):
+        clash = next((p for p in papers if owner.get(p.paper_id, stem) != stem), None)
+        if clash:
+            report.errors.append(
+                f"{stem}: duplicate paper id {clash.paper_id!r} (already indexed from {owner[clash.paper_id]!r})"
+            )
+            del parsed[stem]
+            continue
+        current = {p.paper_id for p in papers}
+        plan.removed += [pid for pid, src in owner.items() if src == stem and pid not in current]
+        for p in papers:
+            h = paper_hash(p, model)
+            old = manifest.get(p.paper_id)
+            if old is not None and old.metadata["paper_hash"] == h:
+                report.unchanged += 1
+                continue
+            plan.new.append((p, h))
+            if old is None:
+                report.added += 1
+            else:
+                report.updated += 1
+    if prune_missing_sources:
+        plan.removed += [pid for pid, src in owner.items() if src not in parsed and pid not in plan.removed]
+    return plan
+
+
+_Chunked = list[tuple[Paper, str, list[tuple[int, int, str]]]]
+_Reuse = dict[tuple[str, int], tuple[str, list[float]]]
+
+
+def _reusable(reuse: _Reuse, h: str, i: int, text: str) -> bool:
+    return (h, i) in reuse and reuse[(h, i)][0] == text
+
+
+def embed_new(chunked: _Chunked, reuse: _Reuse, embedder: Embedder, report: IngestReport, progress: bool) -> np.ndarray:
+    """Embed the chunks whose vectors cannot be reused, in plan order."""
+    todo = [
+        text for _, h, chunks in chunked for i, (_, _, text) in enumerate(chunks) if not _reusable(reuse, h, i, text)
+    ]
+    with _progress_bar(len(todo), progress) as bar:
+        vecs = embedder.embed(todo, progress=bar.update) if todo else np.zeros((0, 1), dtype=np.float32)
+    report.chunks_embedded = len(todo)
+    report.chunks_reused = sum(len(c) for _, _, c in chunked) - len(todo)
+    return vecs
+
+
+def build_nodes(chunked: _Chunked, reuse: _Reuse, vecs: np.ndarray) -> tuple[list[TextNode], list[TextNode]]:
+    """Sentence nodes with their vectors, and paper nodes with their unit centroid."""
+    sentence_nodes: list[TextNode] = []
+    paper_nodes: list[TextNode] = []
+    k = 0
+    for p, h, chunks in chunked:
+        pvecs = []
+        for i, (start, end, text) in enumerate(chunks):
+            node = sentence_node(p, h, i, start, end, text)
+            if _reusable(reuse, h, i, text):
+                node.embedding = reuse[(h, i)][1]
+            else:
+                node.embedding = vecs[k].tolist()
+                k += 1
+            pvecs.append(node.embedding)
+            sentence_nodes.append(node)
+        centroid = np.mean(np.asarray(pvecs, dtype=np.float32), axis=0)
+        pn = paper_node(p, h, len(chunks))
+        pn.embedding = (centroid / (np.linalg.norm(centroid) or 1.0)).tolist()
+        paper_nodes.append(pn)
+    return sentence_nodes, paper_nodes
+
+
+def commit(
+    store: Store,
+    home: Path,
+    manifest: dict[str, TextNode],
+    sentence_nodes: list[TextNode],
+    paper_nodes: list[TextNode],
+    removed: list[str],
+    model: str,
+) -> None:
+    """Write in crash-safe order: sentences first (invisible until committed), then the
+    manifest (the commit), then garbage (stale or orphaned sentences)."""
+    store.add_sentences(sentence_nodes)
+    store.commit_papers(paper_nodes)
+    store.delete_papers(removed)
+    changed = bool(paper_nodes or removed)
+    live = store.manifest() if changed else manifest
+    garbage = collect_garbage(store, live)
+    stamp = stamp_of(live)
+    store.set_info(last_ingest=datetime.now(UTC).isoformat(timespec="seconds"), model=model)
+    if changed or garbage or store.stamp() != stamp:
+        store.set_info(stamp=stamp)
+    if changed or garbage or not bm25_ready(home, store.name, stamp):
+        load_snapshot(store, home, vectors=False)  # builds and persists BM25 for readers
+    # An unchanged corpus costs one manifest read and one id listing, nothing more.
+
+
+def collect_garbage(store: Store, manifest: dict[str, TextNode] | None = None) -> int:
+    """Delete sentences whose paper is gone or whose hash is not the committed one."""
+    live = {pid: str(n.metadata["paper_hash"]) for pid, n in (manifest or store.manifest()).items()}
+    stale = []
+    for cid in store.sentence_ids():
+        pid, h, _ = parse_chunk_id(cid)
+        if live.get(pid) != h:
+            stale.append(cid)
+    store.delete_sentences(stale)
+    return len(stale)
+
+
+def remove(targets: list[str], *, store: Store, home: Path) -> list[str]:
+    """Delete papers by id, or every paper of a file (path or stem). Returns removed ids."""
+    with writer_lock(home):
+        manifest = store.manifest()
+        ids: list[str] = []
+        for t in targets:
+            stem = Path(t).stem if ("/" in t or t.endswith((".txt", ".jsonl"))) else t
+            if t in manifest:
+                ids.append(t)
+            else:
+                match = [pid for pid, n in manifest.items() if n.metadata["source"] == stem]
+                if not match:
+                    raise KeyError(f"no indexed paper or file named {t!r}")
+                ids += match
+        store.delete_papers(sorted(set(ids)))
+        collect_garbage(store)
+        store.record_stamp()
+        load_snapshot(store, home, vectors=False)
+        write_marker(store, home)
+    return sorted(set(ids))

@@ -1,0 +1,211 @@
+"""A consistent, read-only view of the index (papers, sentences, vectors, BM25) for answering."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import re
+import shutil
+import threading
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from llama_index.core.schema import BaseNode, TextNode
+from llama_index.retrievers.bm25 import BM25Retriever
+
+from rag.errors import IndexCorrupt
+from rag.index.chunks import node_to_paper
+from rag.index.store import Store, stamp_of
+from rag.index.vocabulary import Vocabulary
+from rag.text.normalize import words
+from rag.types import Paper
+
+log = logging.getLogger(__name__)
+# bm25s sets its own logger to DEBUG on import; its debug lines are noise on our stderr.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+
+@dataclass
+class Snapshot:
+    """A consistent, read-only view of the index used to answer questions."""
+
+    stamp: str
+    papers: dict[str, Paper]
+    hashes: dict[str, str]
+    sentences: dict[str, TextNode]
+    bm25_sentences: BM25Retriever | None
+    bm25_papers: BM25Retriever | None
+    by_paper: dict[str, list[TextNode]] = field(default_factory=dict)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)  # sentence id -> unit vector
+    paper_ids: list[str] = field(default_factory=list)  # row order of `centroids`
+    centroids: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
+    bm25_sentence_ids: list[str] = field(default_factory=list)  # document order inside BM25
+    bm25_paper_ids: list[str] = field(default_factory=list)
+
+    # What callers keep deriving from a snapshot, computed once per snapshot. The API stays in
+    # chunk ids and plain values so the storage behind it can change.
+    def quote(self, chunk_id: str) -> str:
+        """The verbatim abstract text of a sentence chunk."""
+        m = self.sentences[chunk_id].metadata
+        return self.papers[m["paper_id"]].abstract[int(m["start"]) : int(m["end"])]
+
+    def paper_quotes(self, paper_id: str) -> list[tuple[str, str]]:
+        """(chunk id, verbatim sentence) of a paper's chunks, in order."""
+        return [(n.node_id, self.quote(n.node_id)) for n in self.by_paper.get(paper_id, [])]
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.papers)
+
+    @cached_property
+    def sentence_owner(self) -> np.ndarray:
+        """Paper id of each BM25 sentence document, in BM25 order."""
+        return np.asarray([self.sentences[i].metadata["paper_id"] for i in self.bm25_sentence_ids], dtype=object)
+
+    @cached_property
+    def paper_owner(self) -> np.ndarray:
+        return np.asarray(self.bm25_paper_ids, dtype=object)
+
+    @cached_property
+    def _label_table(self) -> tuple[dict[str, set[str]], dict[str, str]]:
+        exact: dict[str, set[str]] = {}
+        odd: dict[str, str] = {}
+        for pid, p in self.papers.items():
+            if len(p.label) >= 3:
+                if re.fullmatch(r"[\w-]+(?:\s+[\w-]+)*", p.label):
+                    exact.setdefault(p.label, set()).add(pid)
+                else:  # labels with other characters ("C++") keep the exact scan
+                    odd[pid] = p.label
+        return exact, odd
+
+    @cached_property
+    def _one_word_labels(self) -> set[str]:
+        return {p.label.lower() for p in self.papers.values() if " " not in p.label}
+
+    def named_in(self, question: str) -> set[str]:
+        """Papers whose label the question contains (case-sensitive, whole words), found by
+        looking up the question's word n-grams in a table built once per snapshot."""
+        exact, odd = self._label_table
+        tokens = [(m.start(), m.end()) for m in re.finditer(r"[\w-]+", question)]
+        found: set[str] = set()
+        for i in range(len(tokens)):
+            for j in range(i, min(i + 6, len(tokens))):
+                found |= exact.get(question[tokens[i][0] : tokens[j][1]], set())
+        return found | named_papers(question, odd)
+
+    def names_any(self, question: str) -> bool:
+        """Whether a word of the question is some paper's one-word label (any case)."""
+        return bool(self._one_word_labels & set(words(question)))
+
+
+def named_papers(question: str, labels: dict[str, str]) -> set[str]:
+    """Papers whose label appears in the question as a whole word (case-sensitive)."""
+    out = set()
+    for pid, label in labels.items():
+        if len(label) >= 3 and label in question and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question):
+            out.add(pid)
+    return out
+
+
+_bm25_lock = threading.Lock()
+
+
+def _bm25(nodes: list[TextNode], path: Path) -> BM25Retriever | None:
+    if not nodes:
+        return None
+    if (path / "retriever.json").exists():
+        try:
+            return BM25Retriever.from_persist_dir(str(path))
+        except Exception as e:  # a damaged cache is rebuilt, never trusted
+            log.warning("rebuilding BM25 index at %s (%s)", path, e)
+    tmp = path.with_name(path.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    # bm25s draws progress bars it has no switch for; they are noise on our stderr.
+    with contextlib.redirect_stderr(io.StringIO()):
+        retriever = BM25Retriever.from_defaults(nodes=list[BaseNode](nodes), similarity_top_k=min(100, len(nodes)))
+        retriever.persist(str(tmp))
+    shutil.rmtree(path, ignore_errors=True)
+    tmp.rename(path)
+    return retriever
+
+
+def _incomplete(manifest: dict[str, TextNode], sentences: dict[str, TextNode]) -> list[str]:
+    """Committed papers whose sentences are not all present."""
+    have: dict[str, int] = {}
+    for n in sentences.values():
+        have[n.metadata["paper_id"]] = have.get(n.metadata["paper_id"], 0) + 1
+    return sorted(pid for pid, n in manifest.items() if have.get(pid, 0) != int(n.metadata.get("n_chunks", 0)))
+
+
+def bm25_ready(home: Path, collection: str, stamp: str) -> bool:
+    """Whether the BM25 files of this manifest stamp are already on disk."""
+    base = home / "bm25" / f"{collection}-{stamp}"
+    return all((base / part / "retriever.json").exists() for part in ("sentences", "papers"))
+
+
+def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot:
+    """Read the committed manifest and its sentences (with their vectors unless `vectors`
+    is off); BM25 is loaded from disk or rebuilt."""
+    for attempt in range(3):
+        try:
+            manifest = store.manifest()
+            records, vecs = store.read_sentences(with_vectors=vectors)
+        except Exception as e:  # Chroma's own errors for a damaged store or a lost server
+            raise IndexCorrupt(
+                f"the index at {store.location} cannot be read ({type(e).__name__}: {e}); "
+                "run `rag ingest --rebuild` (or check the Chroma server)"
+            ) from None
+        hashes = {pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()}
+        sentences: dict[str, TextNode] = {}
+        sent_vecs: dict[str, np.ndarray] = {}
+        for i, n in enumerate(records):
+            if hashes.get(n.metadata["paper_id"]) == n.metadata["paper_hash"]:
+                sentences[n.node_id] = n
+                if vectors:
+                    sent_vecs[n.node_id] = vecs[i]
+        missing = _incomplete(manifest, sentences)
+        if not missing:
+            break
+        # A concurrent writer's garbage collection can shift pages under us: read again.
+        log.warning("index read incomplete for %d paper(s) (attempt %d)", len(missing), attempt + 1)
+    else:
+        raise IndexCorrupt(
+            f"the index at {store.location} lacks sentences of {len(missing)} paper(s), e.g. {missing[0]}; "
+            "run `rag ingest --rebuild`"
+        )
+    stamp = stamp_of(manifest)
+    by_paper: dict[str, list[TextNode]] = {}
+    for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
+        by_paper.setdefault(n.metadata["paper_id"], []).append(n)
+    base = home / "bm25" / f"{store.name}-{stamp}"
+    sent_order, paper_order = sorted(sentences), sorted(manifest)
+    with _bm25_lock:
+        bm25_s = _bm25([sentences[k] for k in sent_order], base / "sentences")
+        bm25_p = _bm25([manifest[k] for k in paper_order], base / "papers")
+        # Older BM25 generations are dead weight once a newer one exists.
+        for old in (home / "bm25").glob(f"{store.name}-*"):
+            if old != base and not old.name.endswith(".tmp"):
+                shutil.rmtree(old, ignore_errors=True)
+    papers = {pid: node_to_paper(n) for pid, n in manifest.items()}
+    centroids = np.zeros((0, 1), dtype=np.float32)
+    if vectors and paper_order:
+        emb = store.paper_embeddings(paper_order)
+        centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
+    return Snapshot(
+        stamp,
+        papers,
+        hashes,
+        sentences,
+        bm25_s,
+        bm25_p,
+        by_paper,
+        vectors=sent_vecs,
+        paper_ids=paper_order,
+        centroids=centroids,
+        bm25_sentence_ids=sent_order,
+        bm25_paper_ids=paper_order,
+    )

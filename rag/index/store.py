@@ -1,0 +1,194 @@
+"""The index: Chroma collections (sentences, and papers = the manifest) plus persisted BM25.
+
+The paper collection is the manifest: one record per paper with its content hash, kept
+in the same store as the sentences, so a shared Chroma server shares it too. Sentence
+ids carry the paper's hash; readers only accept sentences whose hash matches the
+manifest, which makes the manifest upsert the commit point of an ingest: a crash before
+it leaves invisible orphans (collected by the next ingest), never a half-visible paper.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+from chromadb.api.collection_configuration import CreateCollectionConfiguration
+from llama_index.core.schema import TextNode
+from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
+
+log = logging.getLogger(__name__)
+# bm25s sets its own logger to DEBUG on import; its debug lines are noise on our stderr.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+
+class Store:
+    """Chroma client and the two collections; nothing here embeds."""
+
+    def __init__(
+        self,
+        home: Path,
+        *,
+        collection: str = "abstracts",
+        chroma_url: str | None = None,
+        chroma_token: str | None = None,
+        hnsw: dict[str, int] | None = None,
+    ) -> None:
+        import chromadb
+        from chromadb.config import Settings as ChromaSettings
+
+        self.home = home
+        self.name = collection
+        chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+        if chroma_url:
+            from urllib.parse import urlparse
+
+            u = urlparse(chroma_url)
+            headers = {"Authorization": f"Bearer {chroma_token}"} if chroma_token else None
+            self.client = chromadb.HttpClient(
+                host=u.hostname or "127.0.0.1",
+                port=u.port or (443 if u.scheme == "https" else 8000),
+                ssl=u.scheme == "https",
+                headers=headers,
+                settings=chroma_settings,
+            )
+            self.location = chroma_url
+        else:
+            home.mkdir(parents=True, exist_ok=True)
+            self.client = chromadb.PersistentClient(path=str(home / "chroma"), settings=chroma_settings)
+            self.location = str((home / "chroma").resolve())
+        cfg = cast(
+            CreateCollectionConfiguration,
+            {"hnsw": {"space": "cosine", **(hnsw or {"ef_search": 200, "ef_construction": 200, "max_neighbors": 32})}},
+        )
+        # embedding_function=None: Chroma's default one would download a model.
+        self.sentences = self.client.get_or_create_collection(
+            collection,
+            configuration=cfg,
+            embedding_function=None,  # type: ignore[arg-type]
+        )
+        self.papers = self.client.get_or_create_collection(
+            f"{collection}_papers",
+            configuration=cfg,
+            embedding_function=None,  # type: ignore[arg-type]
+        )
+
+    # --- manifest -------------------------------------------------------------------
+    def manifest(self) -> dict[str, TextNode]:
+        """paper_id -> paper record (the committed state)."""
+        got = self.papers.get(include=["documents", "metadatas"])
+        out: dict[str, TextNode] = {}
+        for pid, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=False):
+            node = metadata_dict_to_node(dict(meta), text=doc)
+            out[pid] = node  # type: ignore[assignment]
+        return out
+
+    def paper_embeddings(self, ids: list[str]) -> dict[str, list[float]]:
+        if not ids:
+            return {}
+        got = self.papers.get(ids=ids, include=["embeddings"])
+        return {i: list(e) for i, e in zip(got["ids"], rows(got["embeddings"]), strict=False)}
+
+    def read_sentences(
+        self, where: dict[str, Any] | None = None, *, with_vectors: bool = False, page: int = 20000
+    ) -> tuple[list[TextNode], list[np.ndarray]]:
+        """All sentence records (and their vectors), fetched in pages to bound memory spikes."""
+        include: Any = ["documents", "metadatas", "embeddings"] if with_vectors else ["documents", "metadatas"]
+        nodes: list[TextNode] = []
+        vecs: list[np.ndarray] = []
+        offset = 0
+        while True:
+            got = self.sentences.get(where=where, include=include, limit=page, offset=offset)  # type: ignore[arg-type]
+            docs, metas = got["documents"] or [], got["metadatas"] or []
+            nodes += [
+                metadata_dict_to_node(dict(m), text=d)  # type: ignore[misc]
+                for d, m in zip(docs, metas, strict=False)
+            ]
+            if with_vectors:
+                vecs += [np.asarray(e, dtype=np.float32) for e in rows(got["embeddings"])]
+            if len(got["ids"]) < page:
+                return nodes, vecs
+            offset += page
+
+    def sentence_ids(self) -> list[str]:
+        return list(self.sentences.get(include=[])["ids"])
+
+    def embeddings_by_hash(self, phashes: list[str]) -> dict[tuple[str, int], tuple[str, list[float]]]:
+        """Existing sentence vectors of papers with these hashes (reused, never re-embedded)."""
+        out: dict[tuple[str, int], tuple[str, list[float]]] = {}
+        if not phashes:
+            return out
+        where: Any = {"paper_hash": {"$in": phashes}}
+        got = self.sentences.get(where=where, include=["embeddings", "documents", "metadatas"])
+        for emb, doc, meta in zip(
+            rows(got["embeddings"]), got["documents"] or [], got["metadatas"] or [], strict=False
+        ):
+            out[(str(meta["paper_hash"]), int(meta["sent_index"]))] = (doc or "", list(emb))  # type: ignore[arg-type]
+        return out
+
+    # --- writes -----------------------------------------------------------------------
+    def add_sentences(self, nodes: list[TextNode], batch: int = 1000) -> None:
+        for b in range(0, len(nodes), batch):
+            part = nodes[b : b + batch]
+            self.sentences.upsert(
+                ids=[n.node_id for n in part],
+                embeddings=cast(Any, [n.embedding for n in part]),
+                documents=[n.get_content() for n in part],
+                metadatas=[node_to_metadata_dict(n, remove_text=True, flat_metadata=True) for n in part],
+            )
+
+    def commit_papers(self, nodes: list[TextNode]) -> None:
+        """Upsert paper records in one call: the commit point of an ingest."""
+        if nodes:
+            self.papers.upsert(
+                ids=[n.node_id for n in nodes],
+                embeddings=cast(Any, [n.embedding for n in nodes]),
+                documents=[n.get_content() for n in nodes],
+                metadatas=[node_to_metadata_dict(n, remove_text=True, flat_metadata=True) for n in nodes],
+            )
+
+    def delete_papers(self, ids: list[str]) -> None:
+        if ids:
+            self.papers.delete(ids=ids)
+
+    def delete_sentences(self, ids: list[str], batch: int = 5000) -> None:
+        for b in range(0, len(ids), batch):
+            self.sentences.delete(ids=ids[b : b + batch])
+
+    def count(self) -> tuple[int, int]:
+        return self.papers.count(), self.sentences.count()
+
+    def set_info(self, **info: Any) -> None:
+        meta = dict(self.papers.metadata or {})
+        meta.update({k: v for k, v in info.items() if v is not None})
+        self.papers.modify(metadata=meta)
+
+    def info(self) -> dict[str, Any]:
+        return dict(self.papers.metadata or {})
+
+    def stamp(self) -> str | None:
+        """The committed manifest's stamp as the last writer recorded it: one cheap read,
+        fresh from the store (another process or instance may have ingested)."""
+        col = self.client.get_collection(f"{self.name}_papers", embedding_function=None)  # type: ignore[arg-type]
+        value = (col.metadata or {}).get("stamp")
+        return str(value) if value else None
+
+    def record_stamp(self) -> str:
+        """Recompute the stamp from the manifest and publish it for readers."""
+        stamp = stamp_of(self.manifest())
+        self.set_info(stamp=stamp)
+        return stamp
+
+
+def rows(x: Any) -> list[Any]:
+    """Chroma returns embeddings as an array or a list (or None); never test them for truth."""
+    return [] if x is None else list(x)
+
+
+def stamp_of(manifest: dict[str, TextNode]) -> str:
+    h = hashlib.sha1()
+    for pid in sorted(manifest):
+        h.update(f"{pid}:{manifest[pid].metadata['paper_hash']}\n".encode())
+    return h.hexdigest()[:16]

@@ -1,0 +1,1 @@
+"""Models: sentence embedders and LLM clients."""

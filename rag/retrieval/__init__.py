@@ -1,0 +1,1 @@
+"""Retrieval: hybrid sentence search (dense + BM25) fused with paper-level signals."""

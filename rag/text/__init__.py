@@ -1,0 +1,1 @@
+"""Text handling: normalisation, file decoding, sentence splitting, the injection guard."""

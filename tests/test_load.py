@@ -374,21 +374,23 @@ def test_upload_between_answer_and_sources_panel(
     """An upload that commits after an answer is composed but before its sources panel is
     rendered (a window of several streamed yields under load) must not drop the cited paper
     from the panel: answer and panel come from one index view."""
-    import ui.handlers as h
+    import ui.chat as ui_chat
+    import ui.papers as ui_papers
+    import ui.state as ui_state
 
-    monkeypatch.setattr(h, "_engine", fake_engine)
+    monkeypatch.setattr(ui_state, "_engine", fake_engine)
     fake_engine.ensure_index()
-    assert "3 added" in h.upload(str(write_corpus(tmp_path / "v1", "bees", BEES)))
+    assert "3 added" in ui_papers.upload(str(write_corpus(tmp_path / "v1", "bees", BEES)))
     landed: list[str] = []
     answer_first = fake_engine.ask
 
     def ask_then_upload(*args: Any, **kw: Any) -> Any:
         out = answer_first(*args, **kw)
-        landed.append(h.upload(str(write_corpus(tmp_path / "v2", "bees", BEES[:2]))))  # drops bees#3
+        landed.append(ui_papers.upload(str(write_corpus(tmp_path / "v2", "bees", BEES[:2]))))  # drops bees#3
         return out
 
     monkeypatch.setattr(fake_engine, "ask", ask_then_upload)
-    *_, (chat, sources, _, answers) = h.respond(
+    *_, (chat, sources, _, answers) = ui_chat.respond(
         "On what share of the boards does MiteCount agree with expert counts?", [], "extractive", 5
     )
     assert "1 removed" in landed[0] and "bees#3" not in fake_engine.retriever.snapshot.papers

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import rag.cli.commands as cli
-import ui.handlers as app
+import ui.chat as ui_chat
+import ui.state as ui_state
 from rag.answer.extractive import answer
 from rag.answer.language import NON_ENGLISH_NOTE, language_note, looks_non_english
 from rag.answer.pipeline import ask
@@ -228,12 +229,12 @@ def test_cli_ask_emoji_and_english_have_no_note(
 # --- the app --------------------------------------------------------------------------------
 @pytest.fixture
 def ui_engine(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Engine:
-    monkeypatch.setattr(app, "_engine", engine)
+    monkeypatch.setattr(ui_state, "_engine", engine)
     return engine
 
 
 def test_app_empty_message_does_nothing(ui_engine: Engine) -> None:
-    assert list(app.respond("  \n ", [], "extractive", 5)) == [([], "", "", [])]
+    assert list(ui_chat.respond("  \n ", [], "extractive", 5)) == [([], "", "", [])]
 
 
 @pytest.mark.parametrize(
@@ -244,20 +245,22 @@ def test_app_empty_message_does_nothing(ui_engine: Engine) -> None:
     ],
 )
 def test_app_shows_the_cli_messages(ui_engine: Engine, message: str, shown: str) -> None:
-    *_, (history, sources, _, answers) = app.respond(message, [], "extractive", 5)
+    *_, (history, sources, _, answers) = ui_chat.respond(message, [], "extractive", 5)
     assert history[-1] == {"role": "assistant", "content": shown}
     assert history[-2]["role"] == "user" and len(history[-2]["content"]) <= 500
     assert sources == "" and answers == []
 
 
 def test_app_other_script_gets_answer_and_note(ui_engine: Engine) -> None:
-    *_, (history, sources, _, answers) = app.respond("FoldNet 设计了多少种新的折叠？", [], "extractive", 5)
+    *_, (history, sources, _, answers) = ui_chat.respond("FoldNet 设计了多少种新的折叠？", [], "extractive", 5)
     assert f"(Note: {NON_ENGLISH_NOTE})" in history[-1]["content"]
     assert answers[-1]["note"] == NON_ENGLISH_NOTE and sources
 
 
 def test_app_control_characters_are_dropped(ui_engine: Engine) -> None:
-    *_, (history, _, _, answers) = app.respond("How many novel folds\x1b does FoldNet design?\x07", [], "extractive", 5)
+    *_, (history, _, _, answers) = ui_chat.respond(
+        "How many novel folds\x1b does FoldNet design?\x07", [], "extractive", 5
+    )
     assert answers[-1]["question"] == "How many novel folds does FoldNet design?"
     assert "120" in history[-1]["content"] and "Note" not in history[-1]["content"]
 

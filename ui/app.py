@@ -16,7 +16,8 @@ import gradio as gr
 
 from rag.engine import Engine
 from rag.settings import Settings
-from ui import handlers as h
+from ui import chat, evaluate, papers
+from ui.state import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -48,100 +49,111 @@ def build_demo() -> gr.Blocks:
     with gr.Blocks(title="ICML 2025 abstracts — cited answers") as demo:
         gr.Markdown("## Ask the ICML 2025 abstracts\nEvery sentence of an answer cites the paper it comes from.")
         with gr.Tab("Chat"):
-            answers = gr.State([])
-            disliked = gr.State(None)
-            with gr.Row():
-                with gr.Column(scale=3):
-                    # Answers quote corpus text, which is untrusted: messages are escaped HTML
-                    # (ui.handlers.chat_html), never markdown, LaTeX or custom tags, so a
-                    # `[x](http://…)`, `![x](…)` or `$$\href{…}$$` in an abstract stays text.
-                    chat = gr.Chatbot(
-                        label="Conversation",
-                        height=440,
-                        elem_id="chat",
-                        render_markdown=False,
-                        sanitize_html=True,
-                        latex_delimiters=[],
-                        allow_tags=False,
-                    )
-                    box = gr.Textbox(label="Question", placeholder="Ask about the papers…", elem_id="question")
-                    with gr.Row():
-                        send = gr.Button("Ask", variant="primary", elem_id="ask")
-                        clear = gr.Button("Clear conversation")
-                        copy = gr.Button("Copy answer (Markdown)")
-                    markdown = gr.Textbox(label="Answer as Markdown", lines=6, buttons=["copy"], visible=False)
-                    with gr.Row(visible=False) as feedback_row:
-                        comment = gr.Textbox(label="What was wrong? (optional)", scale=4)
-                        send_feedback = gr.Button("Send feedback", scale=1)
-                    feedback_status = gr.Markdown()
-                    with gr.Accordion("Settings and filters", open=False):
-                        backend = gr.Dropdown(backends, value="extractive", label="Backend")
-                        top_k = gr.Slider(1, 20, value=5, step=1, label="Papers considered (top-k)")
-                        filters = gr.Dropdown([], multiselect=True, label="Only these papers or files")
-                    gr.Examples(EXAMPLES, inputs=box)
-                with gr.Column(scale=2):
-                    gr.Markdown("### Sources")
-                    sources = gr.HTML(elem_id="sources")
-            inputs = [box, chat, backend, top_k, filters, answers]
-            outputs = [chat, sources, box, answers]
-            send.click(h.respond, inputs, outputs, api_name="ask")
-            box.submit(h.respond, inputs, outputs)
-            clear.click(
-                lambda: ([], "", "", [], gr.update(visible=False)), None, [chat, sources, box, answers, markdown]
-            )
-            copy.click(lambda a: gr.update(value=h.copy_answer(a), visible=True), answers, markdown)
-            chat.like(_on_like, None, [disliked, feedback_row])
-            send_feedback.click(h.record_feedback, [chat, answers, disliked, comment], feedback_status)
-
+            filters = _chat_tab(backends)
         with gr.Tab("Papers"):
-            with gr.Row():
-                with gr.Column(scale=3):
-                    search = gr.Textbox(label="Search label, title or text", elem_id="paper-search")
-                    table = gr.Dataframe(
-                        headers=["paper_id", "label", "title", "abstract"],
-                        interactive=False,
-                        wrap=True,
-                        elem_id="papers-table",
-                    )
-                with gr.Column(scale=2):
-                    paper_id = gr.Textbox(label="Paper id")
-                    paper = gr.HTML(elem_id="paper-view")
-                    upload = gr.File(label="Add a corpus file (.txt or .jsonl)", file_types=[".txt", ".jsonl"])
-                    ingest_btn = gr.Button("Ingest file")
-                    ingest_status = gr.Markdown()
-            search.change(h.papers_table, search, table)
-            table.select(_selected_paper, table, paper_id)
-            paper_id.change(h.paper_view, paper_id, paper)
-
-            def do_upload(path: str | None, progress: gr.Progress = gr.Progress()) -> tuple[str, Any, Any]:  # noqa: B008
-                msg = h.upload(path, progress)
-                return msg, h.papers_table(""), gr.update(choices=h.filter_choices())
-
-            ingest_btn.click(do_upload, upload, [ingest_status, table, filters], api_name="upload")
-
+            table = _papers_tab(filters)
         with gr.Tab("Evaluate"):
-            with gr.Row():
-                eval_set = gr.Dropdown(h.eval_sets(), value="eval/test.jsonl", label="Eval set")
-                eval_backend = gr.Dropdown(backends, value="extractive", label="Backend")
-                limit = gr.Number(0, label="Only the first N questions (0 = all)", precision=0)
-                run = gr.Button("Run evaluation", variant="primary")
-            report = gr.Markdown()
-            with gr.Row():
-                plot1 = gr.Image(label="Metrics by question type", interactive=False)
-                plot2 = gr.Image(label="Latency", interactive=False)
-            failures_only = gr.Checkbox(label="Only failed questions")
-            results = gr.Dataframe(headers=["id", "type", "result", "question", "answer"], wrap=True, interactive=False)
-            all_rows = gr.State([])
-
-            def do_eval(s: str, b: str, n: float, progress: gr.Progress = gr.Progress()) -> Any:  # noqa: B008
-                table_md, plots, rows = h.run_eval(s, b, int(n or 0), progress)
-                return table_md, plots[0], plots[1], rows, rows
-
-            run.click(do_eval, [eval_set, eval_backend, limit], [report, plot1, plot2, results, all_rows])
-            failures_only.change(h.only_failures, [all_rows, failures_only], results)
-
-        demo.load(lambda: (gr.update(choices=h.filter_choices()), h.papers_table("")), None, [filters, table])
+            _evaluate_tab(backends)
+        demo.load(lambda: (gr.update(choices=chat.filter_choices()), papers.papers_table("")), None, [filters, table])
     return demo
+
+
+def _chat_tab(backends: list[str]) -> gr.Dropdown:
+    """Conversation, settings and the sources panel; returns the filter dropdown (the Papers
+    tab refreshes its choices after an upload)."""
+    answers = gr.State([])
+    disliked = gr.State(None)
+    with gr.Row():
+        with gr.Column(scale=3):
+            # Answers quote corpus text, which is untrusted: messages are escaped HTML
+            # (ui.render.chat_html), never markdown, LaTeX or custom tags, so a
+            # `[x](http://…)`, `![x](…)` or `$$\href{…}$$` in an abstract stays text.
+            history = gr.Chatbot(
+                label="Conversation",
+                height=440,
+                elem_id="chat",
+                render_markdown=False,
+                sanitize_html=True,
+                latex_delimiters=[],
+                allow_tags=False,
+            )
+            box = gr.Textbox(label="Question", placeholder="Ask about the papers…", elem_id="question")
+            with gr.Row():
+                send = gr.Button("Ask", variant="primary", elem_id="ask")
+                clear = gr.Button("Clear conversation")
+                copy = gr.Button("Copy answer (Markdown)")
+            markdown = gr.Textbox(label="Answer as Markdown", lines=6, buttons=["copy"], visible=False)
+            with gr.Row(visible=False) as feedback_row:
+                comment = gr.Textbox(label="What was wrong? (optional)", scale=4)
+                send_feedback = gr.Button("Send feedback", scale=1)
+            feedback_status = gr.Markdown()
+            with gr.Accordion("Settings and filters", open=False):
+                backend = gr.Dropdown(backends, value="extractive", label="Backend")
+                top_k = gr.Slider(1, 20, value=5, step=1, label="Papers considered (top-k)")
+                filters = gr.Dropdown([], multiselect=True, label="Only these papers or files")
+            gr.Examples(EXAMPLES, inputs=box)
+        with gr.Column(scale=2):
+            gr.Markdown("### Sources")
+            sources = gr.HTML(elem_id="sources")
+    inputs = [box, history, backend, top_k, filters, answers]
+    outputs = [history, sources, box, answers]
+    send.click(chat.respond, inputs, outputs, api_name="ask")
+    box.submit(chat.respond, inputs, outputs)
+    clear.click(lambda: ([], "", "", [], gr.update(visible=False)), None, [history, sources, box, answers, markdown])
+    copy.click(lambda a: gr.update(value=chat.copy_answer(a), visible=True), answers, markdown)
+    history.like(_on_like, None, [disliked, feedback_row])
+    send_feedback.click(chat.record_feedback, [history, answers, disliked, comment], feedback_status)
+    return filters
+
+
+def _papers_tab(filters: gr.Dropdown) -> gr.Dataframe:
+    with gr.Row():
+        with gr.Column(scale=3):
+            search = gr.Textbox(label="Search label, title or text", elem_id="paper-search")
+            table = gr.Dataframe(
+                headers=["paper_id", "label", "title", "abstract"],
+                interactive=False,
+                wrap=True,
+                elem_id="papers-table",
+            )
+        with gr.Column(scale=2):
+            paper_id = gr.Textbox(label="Paper id")
+            paper = gr.HTML(elem_id="paper-view")
+            upload = gr.File(label="Add a corpus file (.txt or .jsonl)", file_types=[".txt", ".jsonl"])
+            ingest_btn = gr.Button("Ingest file")
+            ingest_status = gr.Markdown()
+    search.change(papers.papers_table, search, table)
+    table.select(_selected_paper, table, paper_id)
+    paper_id.change(papers.paper_view, paper_id, paper)
+
+    def do_upload(path: str | None, progress: gr.Progress = gr.Progress()) -> tuple[str, Any, Any]:  # noqa: B008
+        msg = papers.upload(path, progress)
+        return msg, papers.papers_table(""), gr.update(choices=chat.filter_choices())
+
+    ingest_btn.click(do_upload, upload, [ingest_status, table, filters], api_name="upload")
+    return table
+
+
+def _evaluate_tab(backends: list[str]) -> None:
+    with gr.Row():
+        eval_set = gr.Dropdown(evaluate.eval_sets(), value="eval/test.jsonl", label="Eval set")
+        eval_backend = gr.Dropdown(backends, value="extractive", label="Backend")
+        limit = gr.Number(0, label="Only the first N questions (0 = all)", precision=0)
+        run = gr.Button("Run evaluation", variant="primary")
+    report = gr.Markdown()
+    with gr.Row():
+        plot1 = gr.Image(label="Metrics by question type", interactive=False)
+        plot2 = gr.Image(label="Latency", interactive=False)
+    failures_only = gr.Checkbox(label="Only failed questions")
+    results = gr.Dataframe(headers=["id", "type", "result", "question", "answer"], wrap=True, interactive=False)
+    all_rows = gr.State([])
+
+    def do_eval(s: str, b: str, n: float, progress: gr.Progress = gr.Progress()) -> Any:  # noqa: B008
+        table_md, plots, rows = evaluate.run_eval(s, b, int(n or 0), progress)
+        return table_md, plots[0], plots[1], rows, rows
+
+    run.click(do_eval, [eval_set, eval_backend, limit], [report, plot1, plot2, results, all_rows])
+    failures_only.change(evaluate.only_failures, [all_rows, failures_only], results)
 
 
 demo = build_demo()
@@ -159,7 +171,7 @@ def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = Fa
     if warning:
         print(warning, file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    h.get_engine().warm()  # index and load before the first visitor waits for it
+    get_engine().warm()  # index and load before the first visitor waits for it
     log.info("engine ready in %.1fs", time.perf_counter() - t0)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host,

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
-from rag.text.normalize import clean, content_stems, match_form, numbers
+from rag.text.normalize import clean, content_stems, numbers
 from rag.types import Citation, Paper
 
 _MARKER = re.compile(r"\[(\d+)\]")
@@ -45,10 +43,6 @@ COSINE_MIN = 0.92
 COMBINED_MIN = 1.33
 
 
-def quote_is_verbatim(quote: str, abstract: str) -> bool:
-    return bool(quote.strip()) and match_form(quote) in match_form(abstract)
-
-
 def lexical_support(claim: str, evidence: str) -> float:
     """Share of the claim's content words found in the evidence (stemmed)."""
     c = set(content_stems(claim))
@@ -79,7 +73,3 @@ def supports(
     lex = lexical_support(claim, evidence)
     cos = cosine if cosine is not None else 0.0
     return lex >= lexical_min or cos >= cosine_min or (lex + cos) >= combined_min
-
-
-def cosine(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.dot(a, b) / ((np.linalg.norm(a) * np.linalg.norm(b)) or 1.0))

@@ -176,11 +176,7 @@ def select_evidence(
     snap = retriever.snapshot
     # Sentences flagged at ingest as instructions to an assistant are never evidence: the
     # support judge would accept them (they are in the cited paper), so they are dropped here.
-    nodes = [
-        n
-        for n in snap.by_paper.get(paper.paper_id, [])
-        if not flag_of(n.metadata, paper.abstract[int(n.metadata["start"]) : int(n.metadata["end"])])
-    ]
+    nodes = [n for n in snap.by_paper.get(paper.paper_id, []) if not flag_of(n.metadata, snap.quote(n.node_id))]
     if not nodes:
         return []
     cos = retriever.sentence_vectors([n.node_id for n in nodes]) @ qv
@@ -192,8 +188,7 @@ def select_evidence(
     scored: list[tuple[str, str, float]] = []
     seen: set[str] = set()
     for node, c, st in zip(nodes, cos, stems, strict=False):
-        m = node.metadata
-        quote = paper.abstract[int(m["start"]) : int(m["end"])]
+        quote = snap.quote(node.node_id)
         if quote in seen:  # a long sentence split in pieces is one quote
             continue
         seen.add(quote)

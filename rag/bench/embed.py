@@ -25,15 +25,6 @@ REFERENCE = "torch"
 QUERY = "Which papers improve the efficiency of attention in long-context transformers?"
 
 
-def corpus_chunks(data_dir: Path, embedder: Any) -> list[str]:
-    """The sentence chunks that ingest would embed for the corpus in `data_dir`."""
-    from rag.corpus.reader import corpus_files, read_corpus_file
-    from rag.index.ingest import split_chunks
-
-    papers = [p for f in corpus_files([data_dir]) for p in read_corpus_file(f)]
-    return [t for p in papers for _, _, t in split_chunks(p, embedder)]
-
-
 def window_texts(chunks: list[str], n: int, *, widths: tuple[int, ...] = (1, 2, 3, 4, 5)) -> list[str]:
     """A bigger deterministic set: windows of 1-5 consecutive chunks, distinct, first `n`."""
     out: dict[str, None] = {}
@@ -143,17 +134,3 @@ def measure_backends(
         "backends": results,
         "skipped": skipped,
     }
-
-
-def format_backends(result: dict[str, Any]) -> str:
-    """A small text table of `measure_backends` output."""
-    head = f"{'backend':<10} {'chunks/s':>9} {'speedup':>8} {'chunks/cpu-s':>12} {'query ms':>9} {'mean cos':>9} {'min cos':>8}"
-    lines = [f"{result['n_texts']} texts, batch {result['batch_size']}, {result['rounds']} interleaved rounds", head]
-    for b, r in result["backends"].items():
-        lines.append(
-            f"{b:<10} {r['chunks_per_s']:>9.1f} {r['speedup_vs_torch']:>7.2f}x {r['chunks_per_cpu_s']:>12.1f}"
-            f" {r['query_ms']:>9.2f}"
-            f" {r['mean_cos_vs_torch']:>9.4f} {r['min_cos_vs_torch']:>8.4f}"
-        )
-    lines += [f"{b:<10} skipped: {reason}" for b, reason in result["skipped"].items()]
-    return "\n".join(lines)

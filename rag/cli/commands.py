@@ -210,7 +210,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # Loading the index and the model overlaps importing gradio (both take seconds);
         # `launch` waits for it, so the page only comes up once answers are instant.
         try:
-            from ui.handlers import get_engine
+            from ui.state import get_engine
 
             get_engine().warm()
         except Exception:  # reported by `launch`, which warms again in the main thread

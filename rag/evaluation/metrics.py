@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rag.answer.cite import supports
-from rag.text.normalize import clean, match_form
+from rag.text.normalize import clean, is_verbatim, match_form
 
 _MARKERS = re.compile(r"((?:\s*\[\d+\])+)")
 _BULLET = re.compile(r"^\s*-\s+[^:]{1,80}:\s+")
@@ -73,7 +73,7 @@ def is_fabricated(citation: dict[str, Any], source_ids: set[str], abstracts: dic
     quote = citation.get("quote") or ""
     if pid not in source_ids or pid not in abstracts:
         return True
-    return not quote.strip() or match_form(quote) not in match_form(abstracts[pid])
+    return not is_verbatim(quote, abstracts[pid])
 
 
 SupportFn = Callable[[str, str, str], bool]

@@ -122,5 +122,6 @@ def numbers(text: str) -> set[str]:
     return {m.group(1).replace(",", "") for m in _NUMBER.finditer(text)}
 
 
-def has_number(text: str) -> bool:
-    return bool(_NUMBER.search(re.sub(r"\(?(?:[ivx]{1,4}|\d)\)", "", text)))
+def is_verbatim(quote: str, text: str) -> bool:
+    """`quote` occurs in `text`, up to markdown, whitespace and typography (`match_form`)."""
+    return bool(quote.strip()) and match_form(quote) in match_form(text)

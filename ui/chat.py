@@ -1,0 +1,150 @@
+"""The Chat tab's handlers: streamed cited answers, copy, feedback, filters."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rag.types import Answer
+from ui.render import (
+    answer_markdown,
+    chat_html,
+    escape_html,
+    message_text,
+    sources_html,
+)
+from ui.state import get_engine
+
+_feedback_lock = threading.Lock()  # one writer at a time for feedback.jsonl
+
+
+def respond(
+    message: str,
+    history: list[dict[str, Any]],
+    backend: str = "extractive",
+    top_k: int = 5,
+    filters: list[str] | None = None,
+    answers: list[dict[str, Any]] | None = None,
+) -> Iterator[tuple[list[dict[str, Any]], str, str, list[dict[str, Any]]]]:
+    """Chat handler: the answer appears sentence by sentence as each is verified, then the
+    sources panel with the supporting sentences highlighted."""
+    from rag.answer.question import check_question
+    from rag.errors import UsageError
+
+    engine = get_engine()
+    answers = list(answers or [])
+    message = (message or "").strip()
+    if not message:
+        yield history, "", "", answers
+        return
+    try:  # the same one-line messages as `rag ask` (empty after cleaning, too long)
+        question = check_question(message, engine.settings.max_question_chars)
+    except UsageError as e:
+        shown = [*history, {"role": "user", "content": escape_html(message[:500])}]
+        yield [*shown, {"role": "assistant", "content": escape_html(f"Error: {e}")}], "", "", answers
+        return
+    turns = [{"role": t["role"], "content": message_text(t["content"])} for t in history if isinstance(t, dict)]
+    # paper_ids of earlier answers make follow-ups robust
+    for turn, prev in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
+        turn["paper_ids"] = [c["paper_id"] for c in prev.get("citations", [])]
+    shown = [*history, {"role": "user", "content": chat_html(message)}, {"role": "assistant", "content": "…"}]
+    yield list(shown), "", "", answers
+    papers = [f.split("paper:", 1)[1] for f in filters or [] if f.startswith("paper:")]
+    files = [f.split("file:", 1)[1] for f in filters or [] if f.startswith("file:")]
+    sentences: queue.Queue[str | None] = queue.Queue()
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            # The answer and its sources panel from one index view: an upload committing in
+            # between must not drop or change a cited paper under the answer.
+            with engine.retriever.pinned():
+                a = engine.ask(
+                    question,
+                    backend=backend,
+                    history=turns,
+                    top_k=int(top_k),
+                    papers=papers or None,
+                    files=files or None,
+                    on_sentence=sentences.put,
+                )
+                result["sources"] = sources_html(a, engine)
+                result["answer"] = a
+        except Exception as e:  # shown as one line, never a traceback
+            result["error"] = f"{type(e).__name__}: {e}"
+        finally:
+            sentences.put(None)
+
+    threading.Thread(target=work, daemon=True).start()
+    released: list[str] = []
+    while (item := sentences.get()) is not None:
+        released.append(item)
+        shown[-1] = {"role": "assistant", "content": chat_html(" ".join(released))}
+        yield list(shown), "", "", answers
+    if "error" in result:
+        shown[-1] = {"role": "assistant", "content": chat_html(f"Error: {result['error']}")}
+        yield list(shown), "", "", answers
+        return
+    a: Answer = result["answer"]
+    text = a.answer if a.refused else (" ".join(released) or a.answer)
+    if a.backend_error:
+        text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
+    if a.note:
+        text += f"\n\n(Note: {a.note})"
+    shown[-1] = {"role": "assistant", "content": chat_html(text)}
+    yield list(shown), result["sources"], "", [*answers, a.to_json()]
+
+
+def copy_answer(answers: list[dict[str, Any]]) -> str:
+    if not answers:
+        return ""
+    return answer_markdown(Answer.model_validate(answers[-1]))
+
+
+def record_feedback(
+    history: list[dict[str, Any]], answers: list[dict[str, Any]], index: int | None, comment: str
+) -> str:
+    """A thumbs-down becomes a draft eval case in RAG_HOME/feedback.jsonl (gold left for a person)."""
+    engine = get_engine()
+    assistant_turns = [i for i, t in enumerate(history) if isinstance(t, dict) and t.get("role") == "assistant"]
+    if index is None or index not in assistant_turns or not answers:
+        return "Pick an answer with 👎 first."
+    k = assistant_turns.index(index)
+    if k >= len(answers):
+        return "That answer is still being written."
+    a = answers[k]
+    earlier = [{"role": t["role"], "content": message_text(t["content"])} for t in history[: index - 1]]
+    draft = {
+        "id": f"feedback-{int(time.time() * 1000)}",
+        "type": "followup" if earlier else "single",
+        "question": a.get("question", ""),
+        "history": earlier,
+        "gold_ids": [],
+        "answer_facts": [],
+        "evidence": "",
+        "lexical": False,
+        "needs_review": True,
+        "answer": a.get("answer", ""),
+        "citations": a.get("citations", []),
+        "backend": a.get("backend"),
+        "comment": (comment or "").strip(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    path = Path(engine.settings.home) / "feedback.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _feedback_lock, open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(draft, ensure_ascii=False) + "\n")
+    return f"Thanks — saved as a draft eval case in {path}."
+
+
+def filter_choices() -> list[str]:
+    engine = get_engine()
+    papers = engine.papers.values()
+    files = sorted({p.source for p in papers})
+    return [f"file:{f}" for f in files] + [f"paper:{p.paper_id}" for p in sorted(papers, key=lambda p: p.paper_id)]

@@ -1,0 +1,136 @@
+"""HTML for the app: every piece of corpus text escaped, supporting sentences highlighted."""
+
+from __future__ import annotations
+
+import html
+import itertools
+from typing import Any
+
+from rag.answer.cite import escape_markers
+from rag.engine import Engine
+from rag.text.guard import flag_of
+from rag.types import Answer, Paper
+
+
+def escape_html(text: str) -> str:
+    """Corpus text is data: it never becomes HTML."""
+    return html.escape(text, quote=True)
+
+
+def chat_html(text: str) -> str:
+    """A chat message as the Chatbot shows it. The Chatbot runs with markdown off (see
+    ui/app.py), so its content is HTML: escaped text and line breaks, nothing else. With
+    markdown on, `[x](http://…)` or `![x](http://…)` in an abstract would become a live link
+    or an image fetched from anywhere, and `$$…$$` would go to KaTeX."""
+    return escape_html(text).replace("\n", "<br>")
+
+
+def markdown_text(text: str) -> str:
+    """Text for a gr.Markdown: escaped HTML, and brackets as entities so that nothing in
+    it (a file name, an error message) forms a markdown link or image."""
+    return escape_html(text).replace("[", "&#91;").replace("]", "&#93;")
+
+
+def message_text(content: Any) -> str:
+    """The plain text of a chat message (what `chat_html` escaped, back)."""
+    if isinstance(content, list):  # Gradio 6 message content parts
+        content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return html.unescape(str(content).replace("<br>", "\n"))
+
+
+def abstract_html(text: str, marks: list[tuple[int, int]], flagged: list[tuple[int, int, str]]) -> str:
+    """An abstract as HTML: every character escaped, supporting sentences in <mark>,
+    sentences flagged as instructions struck through with the reason as a tooltip (a flagged
+    sentence is never highlighted as support, even if a quote overlapped it), and bracketed
+    numbers shown as "(7)" so the only "[n]" on screen are our citations."""
+    cuts = sorted({0, len(text), *(x for s, e in marks for x in (s, e)), *(x for s, e, _ in flagged for x in (s, e))})
+    pieces: list[tuple[str, str]] = []  # (kind, text); kind "", "mark" or a flag reason
+    for a, b in itertools.pairwise(cuts):
+        reason = next((r for s, e, r in flagged if s <= a and b <= e), None)
+        kind = f"flag:{reason}" if reason else "mark" if any(s <= a and b <= e for s, e in marks) else ""
+        if pieces and pieces[-1][0] == kind:
+            pieces[-1] = (kind, pieces[-1][1] + text[a:b])
+        else:
+            pieces.append((kind, text[a:b]))
+    out = []
+    for kind, piece in pieces:
+        body = escape_html(escape_markers(piece))
+        if kind == "mark":
+            out.append(f"<mark>{body}</mark>")
+        elif kind.startswith("flag:"):
+            why = escape_html(f"Not used as evidence: reads as an instruction to an assistant ({kind[5:]})")
+            out.append(f"<span class='flagged' title='{why}' style='{FLAGGED_STYLE}'>{body}</span>")
+        else:
+            out.append(body)
+    return "".join(out)
+
+
+FLAGGED_STYLE = "text-decoration: line-through; opacity: .65"
+
+
+def flagged_spans(paper: Paper, engine: Engine) -> list[tuple[int, int, str]]:
+    """(start, end, reason) of the sentences of `paper` flagged at ingest."""
+    out: dict[tuple[int, int], str] = {}
+    snap = engine.retriever.snapshot
+    for n in snap.by_paper.get(paper.paper_id, []):
+        start, end = int(n.metadata["start"]), int(n.metadata["end"])
+        flag = flag_of(n.metadata, snap.quote(n.node_id))
+        if flag:
+            out[(start, end)] = flag
+    return [(s, e, r) for (s, e), r in sorted(out.items())]
+
+
+def flag_note(flagged: list[tuple[int, int, str]]) -> str:
+    if not flagged:
+        return ""
+    n = len(flagged)
+    return (
+        f"<p class='flag-note'><small>⚠ {n} sentence{'s' if n > 1 else ''} of this abstract "
+        f"read{'' if n > 1 else 's'} as instructions to an assistant; struck through, never used as evidence."
+        "</small></p>"
+    )
+
+
+def sources_html(a: Answer, engine: Engine) -> str:
+    """Cited papers with their supporting sentences highlighted; everything escaped."""
+    papers = engine.papers
+    if a.refused:
+        items = "".join(f"<li>{escape_html(c.label)} <code>{escape_html(c.paper_id)}</code></li>" for c in a.closest)
+        return f"<p class='refusal'><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
+    out = []
+    for n in sorted({c.n for c in a.citations}):
+        cites = [c for c in a.citations if c.n == n]
+        p = papers.get(cites[0].paper_id)
+        if p is None:
+            continue
+        text = p.abstract
+        found = [(text.find(c.quote), len(c.quote)) for c in cites]
+        marks = [(start, start + length) for start, length in found if start >= 0]
+        flagged = flagged_spans(p, engine)
+        title = f" — {escape_html(p.title)}" if p.title else ""
+        link = (
+            f" <a href='{escape_html(p.url or '')}' rel='noopener' target='_blank'>link</a>" if safe_url(p.url) else ""
+        )
+        out.append(
+            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{escape_html(p.label)}</b>{title} "
+            f"<code>{escape_html(p.paper_id)}</code>{link}</summary><p>{abstract_html(text, marks, flagged)}</p>"
+            f"{flag_note(flagged)}</details>"
+        )
+    return "".join(out)
+
+
+def safe_url(url: str | None) -> bool:
+    return bool(url) and str(url).lower().startswith(("http://", "https://"))
+
+
+def answer_markdown(a: Answer) -> str:
+    """ "Copy answer": the answer with its references, as Markdown."""
+    lines = [a.answer, ""]
+    if a.citations:
+        lines.append("References:")
+        for n in sorted({c.n for c in a.citations}):
+            group = [c for c in a.citations if c.n == n]
+            title = f", *{group[0].title}*" if group[0].title else ""
+            lines.append(f"{n}. **{group[0].label}** (`{group[0].paper_id}`){title}")
+            lines += [f"   > {escape_markers(c.quote)}" for c in group]
+    return "\n".join(lines).strip() + "\n"

@@ -13,7 +13,7 @@ from rag.engine import Engine
 from rag.errors import IndexCorrupt
 from rag.index.health import open_store, wipe_store
 from rag.index.snapshot import load_snapshot
-from rag.retrieval.retriever import bm25_scores
+from rag.retrieval.signals import bm25_scores
 from tests.conftest import SMALL, write_corpus
 from tests.fakes import HashEmbedder
 

@@ -150,33 +150,7 @@ def bm25_ready(home: Path, collection: str, stamp: str) -> bool:
 def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot:
     """Read the committed manifest and its sentences (with their vectors unless `vectors`
     is off); BM25 is loaded from disk or rebuilt."""
-    for attempt in range(3):
-        try:
-            manifest = store.manifest()
-            records, vecs = store.read_sentences(with_vectors=vectors)
-        except Exception as e:  # Chroma's own errors for a damaged store or a lost server
-            raise IndexCorrupt(
-                f"the index at {store.location} cannot be read ({type(e).__name__}: {e}); "
-                "run `rag ingest --rebuild` (or check the Chroma server)"
-            ) from None
-        hashes = {pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()}
-        sentences: dict[str, TextNode] = {}
-        sent_vecs: dict[str, np.ndarray] = {}
-        for i, n in enumerate(records):
-            if hashes.get(n.metadata["paper_id"]) == n.metadata["paper_hash"]:
-                sentences[n.node_id] = n
-                if vectors:
-                    sent_vecs[n.node_id] = vecs[i]
-        missing = _incomplete(manifest, sentences)
-        if not missing:
-            break
-        # A concurrent writer's garbage collection can shift pages under us: read again.
-        log.warning("index read incomplete for %d paper(s) (attempt %d)", len(missing), attempt + 1)
-    else:
-        raise IndexCorrupt(
-            f"the index at {store.location} lacks sentences of {len(missing)} paper(s), e.g. {missing[0]}; "
-            "run `rag ingest --rebuild`"
-        )
+    manifest, sentences, sent_vecs = _read_committed(store, vectors)
     stamp = stamp_of(manifest)
     by_paper: dict[str, list[TextNode]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
@@ -198,14 +172,46 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     return Snapshot(
         stamp,
         papers,
-        hashes,
-        sentences,
-        bm25_s,
-        bm25_p,
-        by_paper,
+        hashes={pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()},
+        sentences=sentences,
+        bm25_sentences=bm25_s,
+        bm25_papers=bm25_p,
+        by_paper=by_paper,
         vectors=sent_vecs,
         paper_ids=paper_order,
         centroids=centroids,
         bm25_sentence_ids=sent_order,
         bm25_paper_ids=paper_order,
+    )
+
+
+def _read_committed(
+    store: Store, vectors: bool
+) -> tuple[dict[str, TextNode], dict[str, TextNode], dict[str, np.ndarray]]:
+    """The manifest and the sentences whose hash it commits (with vectors), read again
+    when a concurrent writer's garbage collection shifted pages under us."""
+    for attempt in range(3):
+        try:
+            manifest = store.manifest()
+            records, vecs = store.read_sentences(with_vectors=vectors)
+        except Exception as e:  # Chroma's own errors for a damaged store or a lost server
+            raise IndexCorrupt(
+                f"the index at {store.location} cannot be read ({type(e).__name__}: {e}); "
+                "run `rag ingest --rebuild` (or check the Chroma server)"
+            ) from None
+        hashes = {pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()}
+        sentences: dict[str, TextNode] = {}
+        sent_vecs: dict[str, np.ndarray] = {}
+        for i, n in enumerate(records):
+            if hashes.get(n.metadata["paper_id"]) == n.metadata["paper_hash"]:
+                sentences[n.node_id] = n
+                if vectors:
+                    sent_vecs[n.node_id] = vecs[i]
+        missing = _incomplete(manifest, sentences)
+        if not missing:
+            return manifest, sentences, sent_vecs
+        log.warning("index read incomplete for %d paper(s) (attempt %d)", len(missing), attempt + 1)
+    raise IndexCorrupt(
+        f"the index at {store.location} lacks sentences of {len(missing)} paper(s), e.g. {missing[0]}; "
+        "run `rag ingest --rebuild`"
     )

@@ -13,121 +13,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import bm25s
 import numpy as np
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.llms import MockLLM
 from llama_index.core.retrievers import QueryFusionRetriever
 from llama_index.core.retrievers.fusion_retriever import FUSION_MODES
-from llama_index.core.schema import NodeWithScore, QueryBundle
-from llama_index.retrievers.bm25 import BM25Retriever
+from llama_index.core.schema import QueryBundle
 
 from rag.index.snapshot import Snapshot, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
-from rag.types import Hit, SentenceHit
+from rag.retrieval.signals import (
+    BM25Ids,
+    DenseIds,
+    bm25_scores,
+    owner_mask,
+    rrf,
+    top_papers,
+    where_filter,
+)
+from rag.types import Hit, Paper, SentenceHit
 
 log = logging.getLogger(__name__)
 
-RRF_K = 60.0
 QUERY_CACHE_SIZE = 2048
 # Fusion with one query never calls its LLM; an explicit one keeps it from reaching for OpenAI.
 _NO_LLM = MockLLM()
-
-
-class _DenseIds(BaseRetriever):
-    """Nearest sentences from the Chroma collection's HNSW index.
-
-    Asks Chroma for ids and distances only: the snapshot already holds every committed
-    sentence, so fetching documents and metadata per query (what `ChromaVectorStore.query`
-    does) would cost ~10 ms and rebuild nodes we have. Raw cosine scores are kept, since
-    reciprocal-rank fusion overwrites them.
-    """
-
-    def __init__(self, collection: Any, snap: Snapshot, k: int, where: dict[str, Any] | None) -> None:
-        super().__init__()
-        self.collection, self.snap, self.k, self.where = collection, snap, k, where
-        self.scores: dict[str, float] = {}
-
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        got = self.collection.query(
-            query_embeddings=[query_bundle.embedding], n_results=self.k, where=self.where, include=["distances"]
-        )
-        out = []
-        for cid, dist in zip(got["ids"][0], (got["distances"] or [[]])[0], strict=False):
-            node = self.snap.sentences.get(cid)
-            if node is None:  # not committed (an ingest in progress) or stale
-                continue
-            self.scores[cid] = 1.0 - float(dist)
-            out.append(NodeWithScore(node=node, score=self.scores[cid]))
-        return out
-
-
-class _BM25Ids(BaseRetriever):
-    """BM25 (bm25s, built by llama-index's `BM25Retriever`) scored straight from its arrays.
-
-    `BM25Retriever.retrieve` rebuilds every hit from JSON and computes a filter mask over
-    the whole corpus in its constructor; here the mask is one numpy comparison and hits
-    map by position to the snapshot's nodes.
-    """
-
-    def __init__(
-        self, bm25: BM25Retriever, ids: list[str], nodes: dict[str, Any], k: int, mask: np.ndarray | None
-    ) -> None:
-        super().__init__()
-        self.bm25, self.ids, self.nodes, self.k, self.mask = bm25, ids, nodes, k, mask
-        self.scores: dict[str, float] = {}
-
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        scores = bm25_scores(self.bm25, query_bundle.query_str, self.mask)
-        if scores is None:
-            return []
-        k = min(self.k, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.lexsort((top, -scores[top]))]  # by score, ties by position: deterministic
-        out = []
-        for i in top:
-            if scores[i] <= 0:
-                break
-            node = self.nodes.get(self.ids[i])
-            if node is not None:
-                self.scores[self.ids[i]] = float(scores[i])
-                out.append(NodeWithScore(node=node, score=float(scores[i])))
-        return out
-
-
-def bm25_scores(retriever: BM25Retriever, query: str, mask: np.ndarray | None) -> np.ndarray | None:
-    """Scores of every document for `query`, tokenised exactly as the index was (None: no known term)."""
-    tokens = bm25s.tokenize(
-        query,
-        stemmer=None if retriever.skip_stemming else retriever.stemmer,
-        token_pattern=retriever.token_pattern,
-        return_ids=False,
-        show_progress=False,
-    )[0]
-    vocab = retriever.bm25.vocab_dict
-    ids = [vocab[t] for t in tokens if t in vocab]
-    if not ids:
-        return None
-    scores = np.asarray(retriever.bm25.get_scores(ids), dtype=np.float32)
-    return scores * mask if mask is not None else scores
-
-
-def _where(papers: list[str] | None, files: list[str] | None) -> dict[str, Any] | None:
-    fs: list[dict[str, Any]] = []
-    if papers:
-        fs.append({"paper_id": {"$in": list(papers)}})
-    if files:
-        fs.append({"source": {"$in": list(files)}})
-    return None if not fs else fs[0] if len(fs) == 1 else {"$and": fs}
-
-
-def _rrf(rankings: list[list[str]]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, key in enumerate(ranking):
-            out[key] = out.get(key, 0.0) + 1.0 / (RRF_K + rank)
-    return out
 
 
 @dataclass
@@ -250,11 +161,10 @@ class Retriever:
         cache: bool = True,
         mode: str = "hybrid",
     ) -> Retrieval:
-        """Rank papers for `question`. `mode` "dense" or "bm25" keeps one side only
-        (used to show that the hybrid beats each of its parts)."""
+        """Rank papers for `question`: sentence hits -> paper signals -> fuse. `mode` "dense"
+        or "bm25" keeps one side only (used to show that the hybrid beats each of its parts)."""
         snap = self.snapshot
         qv = self.embed_query(question, cache=cache) if query_vec is None else query_vec
-        bundle = QueryBundle(query_str=question, embedding=list(map(float, qv)))
         restricted = bool(papers or files)
         # Per-query work stays proportional to the candidates, not the corpus: the full
         # paper list is only walked when a filter asks for it.
@@ -269,13 +179,38 @@ class Retriever:
         )
         if (restricted and not allowed) or not snap.papers or snap.bm25_sentences is None or snap.bm25_papers is None:
             return Retrieval([], qv)
-        pool = min(self.sentence_pool, len(snap.sentences))
-        allowed_set = set(allowed)
+        scope = _Scope(set(allowed), where_filter(papers, files)) if restricted else None
+        per_paper, fused_ids = self._sentence_hits(snap, question, qv, scope, mode)
+        n_papers = min(len(snap.papers), max(min_sources, top_k, 50))
+        paper_dense, paper_bm25 = _paper_signals(snap, question, qv, scope, n_papers)
+        sent_rank = sorted(per_paper, key=lambda p: (-per_paper[p][0].fused, p))
+        dense_rank = sorted((p for p in paper_dense if p in snap.papers), key=lambda p: (-paper_dense[p], p))
+        bm25_rank = sorted(
+            (p for p in paper_bm25 if paper_bm25[p] > 0 and p in snap.papers), key=lambda p: (-paper_bm25[p], p)
+        )
+        rankings = {"dense": [sent_rank, dense_rank], "bm25": [sent_rank, bm25_rank]}
+        fused_papers = rrf(rankings.get(mode, [sent_rank, dense_rank, bm25_rank]))
+        for pid in allowed:  # a filtered search lists every allowed paper
+            fused_papers.setdefault(pid, 0.0)
+        # A paper the question names (its coined name, e.g. "GENIE") leads the ranking.
+        named = {p for p in snap.named_in(question) if scope is None or p in scope.allowed}
+        for pid in named:
+            fused_papers.setdefault(pid, 0.0)
+        order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
+        hits = [_hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper) for pid in order]
+        return Retrieval(hits, qv, fused_ids)
 
-        dense = _DenseIds(self.store.sentences, snap, pool, _where(papers, files) if restricted else None)
-        bm25 = _BM25Ids(snap.bm25_sentences, snap.bm25_sentence_ids, snap.sentences, pool, None)
-        if restricted:
-            bm25.mask = _mask(snap, "sentence", allowed_set)
+    def _sentence_hits(
+        self, snap: Snapshot, question: str, qv: np.ndarray, scope: _Scope | None, mode: str
+    ) -> tuple[dict[str, list[SentenceHit]], list[str]]:
+        """Dense and BM25 sentence hits fused by llama-index's reciprocal-rank fusion, grouped
+        by paper (best first), and the fused sentence order."""
+        assert snap.bm25_sentences is not None
+        pool = min(self.sentence_pool, len(snap.sentences))
+        dense = DenseIds(self.store.sentences, snap, pool, scope.where if scope else None)
+        bm25 = BM25Ids(snap.bm25_sentences, snap.bm25_sentence_ids, snap.sentences, pool, None)
+        if scope is not None:
+            bm25.mask = owner_mask(snap, "sentence", scope.allowed)
         parts: list[BaseRetriever] = [dense] if mode == "dense" else [bm25] if mode == "bm25" else [dense, bm25]
         fusion = QueryFusionRetriever(
             parts,
@@ -285,28 +220,14 @@ class Retriever:
             similarity_top_k=pool,
             use_async=False,
         )
-        fused = fusion.retrieve(bundle)
-
-        # Paper level: centroid cosine (exact, over the snapshot's centroids) and BM25 over
-        # whole abstracts.
-        n_papers = min(len(snap.papers), max(min_sources, top_k, 50))
-        paper_dense = _top_papers(snap, qv, allowed_set if restricted else None, n_papers)
-        pmask = _mask(snap, "paper", allowed_set) if restricted else None
-        pscores = bm25_scores(snap.bm25_papers, question, pmask)
-        paper_bm25: dict[str, float] = {}
-        if pscores is not None:
-            top = np.argsort(-pscores, kind="stable")[:n_papers]
-            paper_bm25 = {snap.bm25_paper_ids[i]: float(pscores[i]) for i in top if pscores[i] > 0}
-
+        fused = fusion.retrieve(QueryBundle(query_str=question, embedding=list(map(float, qv))))
         per_paper: dict[str, list[SentenceHit]] = {}
         for r in fused:
             m = r.node.metadata
-            pid = m["paper_id"]
-            paper = snap.papers[pid]
-            per_paper.setdefault(pid, []).append(
+            per_paper.setdefault(m["paper_id"], []).append(
                 SentenceHit(
                     chunk_id=r.node.node_id,
-                    paper_id=pid,
+                    paper_id=m["paper_id"],
                     sent_index=int(m["sent_index"]),
                     quote=snap.quote(r.node.node_id),
                     text=r.node.get_content(),
@@ -315,52 +236,50 @@ class Retriever:
                     fused=float(r.score or 0.0),
                 )
             )
-        sent_rank = sorted(per_paper, key=lambda p: (-per_paper[p][0].fused, p))
-        dense_rank = sorted((p for p in paper_dense if p in snap.papers), key=lambda p: (-paper_dense[p], p))
-        bm25_rank = sorted(
-            (p for p in paper_bm25 if paper_bm25[p] > 0 and p in snap.papers), key=lambda p: (-paper_bm25[p], p)
-        )
-        rankings = {"dense": [sent_rank, dense_rank], "bm25": [sent_rank, bm25_rank]}
-        fused_papers = _rrf(rankings.get(mode, [sent_rank, dense_rank, bm25_rank]))
-        for pid in allowed:  # a filtered search lists every allowed paper
-            fused_papers.setdefault(pid, 0.0)
-        # A paper the question names (its coined name, e.g. "GENIE") leads the ranking.
-        named = {p for p in snap.named_in(question) if not restricted or p in allowed_set}
-        for pid in named:
-            fused_papers.setdefault(pid, 0.0)
-        order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
-        hits = []
-        for pid in order:
-            paper = snap.papers[pid]
-            sents = per_paper.get(pid, [])
-            hits.append(
-                Hit(
-                    paper_id=pid,
-                    label=paper.label,
-                    title=paper.title,
-                    score=round(fused_papers[pid], 6),
-                    dense=round(paper_dense.get(pid, 0.0), 6),
-                    bm25=round(paper_bm25.get(pid, 0.0), 6),
-                    sentence_score=round(sents[0].fused, 6) if sents else 0.0,
-                    best_cosine=round(max((s.dense or 0.0) for s in sents), 6) if sents else 0.0,
-                    sentences=sents[:5],
-                )
-            )
-        return Retrieval(hits, qv, [r.node.node_id for r in fused])
+        return per_paper, [r.node.node_id for r in fused]
 
 
-def _mask(snap: Snapshot, kind: str, allowed: set[str]) -> np.ndarray:
-    """1.0 for documents of allowed papers, in BM25 document order."""
-    owner = snap.paper_owner if kind == "paper" else snap.sentence_owner
-    return np.isin(owner, list(allowed)).astype(np.float32)
+@dataclass
+class _Scope:
+    """A filtered search: the allowed papers and the matching Chroma `where`."""
+
+    allowed: set[str]
+    where: dict[str, Any] | None
 
 
-def _top_papers(snap: Snapshot, qv: np.ndarray, allowed: set[str] | None, n: int) -> dict[str, float]:
-    """Exact centroid cosine of the best `n` papers (a few thousand rows: one matrix product)."""
-    if not snap.paper_ids:
-        return {}
-    cos = snap.centroids @ np.asarray(qv, dtype=np.float32)
-    if allowed is not None:
-        cos = np.where([p in allowed for p in snap.paper_ids], cos, -np.inf)
-    top = np.argsort(-cos, kind="stable")[:n]
-    return {snap.paper_ids[i]: float(cos[i]) for i in top if np.isfinite(cos[i])}
+def _paper_signals(
+    snap: Snapshot, question: str, qv: np.ndarray, scope: _Scope | None, n: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Paper level: centroid cosine (exact, over the snapshot's centroids) and BM25 over
+    whole abstracts, each for the best `n` papers."""
+    assert snap.bm25_papers is not None
+    paper_dense = top_papers(snap, qv, scope.allowed if scope else None, n)
+    pmask = owner_mask(snap, "paper", scope.allowed) if scope else None
+    pscores = bm25_scores(snap.bm25_papers, question, pmask)
+    paper_bm25: dict[str, float] = {}
+    if pscores is not None:
+        top = np.argsort(-pscores, kind="stable")[:n]
+        paper_bm25 = {snap.bm25_paper_ids[i]: float(pscores[i]) for i in top if pscores[i] > 0}
+    return paper_dense, paper_bm25
+
+
+def _hit(
+    paper: Paper,
+    score: float,
+    paper_dense: dict[str, float],
+    paper_bm25: dict[str, float],
+    per_paper: dict[str, list[SentenceHit]],
+) -> Hit:
+    pid = paper.paper_id
+    sents = per_paper.get(pid, [])
+    return Hit(
+        paper_id=pid,
+        label=paper.label,
+        title=paper.title,
+        score=round(score, 6),
+        dense=round(paper_dense.get(pid, 0.0), 6),
+        bm25=round(paper_bm25.get(pid, 0.0), 6),
+        sentence_score=round(sents[0].fused, 6) if sents else 0.0,
+        best_cosine=round(max((s.dense or 0.0) for s in sents), 6) if sents else 0.0,
+        sentences=sents[:5],
+    )

@@ -1,0 +1,128 @@
+"""The retrieval signals: dense and BM25 sentence hits (as llama-index retrievers for fusion),
+exact centroid cosine and BM25 over whole abstracts at paper level, and reciprocal-rank fusion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bm25s
+import numpy as np
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.schema import NodeWithScore, QueryBundle
+from llama_index.retrievers.bm25 import BM25Retriever
+
+from rag.index.snapshot import Snapshot
+
+RRF_K = 60.0
+
+
+class DenseIds(BaseRetriever):
+    """Nearest sentences from the Chroma collection's HNSW index.
+
+    Asks Chroma for ids and distances only: the snapshot already holds every committed
+    sentence, so fetching documents and metadata per query (what `ChromaVectorStore.query`
+    does) would cost ~10 ms and rebuild nodes we have. Raw cosine scores are kept, since
+    reciprocal-rank fusion overwrites them.
+    """
+
+    def __init__(self, collection: Any, snap: Snapshot, k: int, where: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.collection, self.snap, self.k, self.where = collection, snap, k, where
+        self.scores: dict[str, float] = {}
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        got = self.collection.query(
+            query_embeddings=[query_bundle.embedding], n_results=self.k, where=self.where, include=["distances"]
+        )
+        out = []
+        for cid, dist in zip(got["ids"][0], (got["distances"] or [[]])[0], strict=False):
+            node = self.snap.sentences.get(cid)
+            if node is None:  # not committed (an ingest in progress) or stale
+                continue
+            self.scores[cid] = 1.0 - float(dist)
+            out.append(NodeWithScore(node=node, score=self.scores[cid]))
+        return out
+
+
+class BM25Ids(BaseRetriever):
+    """BM25 (bm25s, built by llama-index's `BM25Retriever`) scored straight from its arrays.
+
+    `BM25Retriever.retrieve` rebuilds every hit from JSON and computes a filter mask over
+    the whole corpus in its constructor; here the mask is one numpy comparison and hits
+    map by position to the snapshot's nodes.
+    """
+
+    def __init__(
+        self, bm25: BM25Retriever, ids: list[str], nodes: dict[str, Any], k: int, mask: np.ndarray | None
+    ) -> None:
+        super().__init__()
+        self.bm25, self.ids, self.nodes, self.k, self.mask = bm25, ids, nodes, k, mask
+        self.scores: dict[str, float] = {}
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        scores = bm25_scores(self.bm25, query_bundle.query_str, self.mask)
+        if scores is None:
+            return []
+        k = min(self.k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.lexsort((top, -scores[top]))]  # by score, ties by position: deterministic
+        out = []
+        for i in top:
+            if scores[i] <= 0:
+                break
+            node = self.nodes.get(self.ids[i])
+            if node is not None:
+                self.scores[self.ids[i]] = float(scores[i])
+                out.append(NodeWithScore(node=node, score=float(scores[i])))
+        return out
+
+
+def bm25_scores(retriever: BM25Retriever, query: str, mask: np.ndarray | None) -> np.ndarray | None:
+    """Scores of every document for `query`, tokenised exactly as the index was (None: no known term)."""
+    tokens = bm25s.tokenize(
+        query,
+        stemmer=None if retriever.skip_stemming else retriever.stemmer,
+        token_pattern=retriever.token_pattern,
+        return_ids=False,
+        show_progress=False,
+    )[0]
+    vocab = retriever.bm25.vocab_dict
+    ids = [vocab[t] for t in tokens if t in vocab]
+    if not ids:
+        return None
+    scores = np.asarray(retriever.bm25.get_scores(ids), dtype=np.float32)
+    return scores * mask if mask is not None else scores
+
+
+def where_filter(papers: list[str] | None, files: list[str] | None) -> dict[str, Any] | None:
+    fs: list[dict[str, Any]] = []
+    if papers:
+        fs.append({"paper_id": {"$in": list(papers)}})
+    if files:
+        fs.append({"source": {"$in": list(files)}})
+    return None if not fs else fs[0] if len(fs) == 1 else {"$and": fs}
+
+
+def rrf(rankings: list[list[str]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking):
+            out[key] = out.get(key, 0.0) + 1.0 / (RRF_K + rank)
+    return out
+
+
+def owner_mask(snap: Snapshot, kind: str, allowed: set[str]) -> np.ndarray:
+    """1.0 for documents of allowed papers, in BM25 document order."""
+    owner = snap.paper_owner if kind == "paper" else snap.sentence_owner
+    return np.isin(owner, list(allowed)).astype(np.float32)
+
+
+def top_papers(snap: Snapshot, qv: np.ndarray, allowed: set[str] | None, n: int) -> dict[str, float]:
+    """Exact centroid cosine of the best `n` papers (a few thousand rows: one matrix product)."""
+    if not snap.paper_ids:
+        return {}
+    cos = snap.centroids @ np.asarray(qv, dtype=np.float32)
+    if allowed is not None:
+        cos = np.where([p in allowed for p in snap.paper_ids], cos, -np.inf)
+    top = np.argsort(-cos, kind="stable")[:n]
+    return {snap.paper_ids[i]: float(cos[i]) for i in top if np.isfinite(cos[i])}

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 import rag.models.embed as embed_mod
+import rag.models.onnx as onnx_mod
 from rag.bench.embed import measure_backends, skip_reason, window_texts
 from rag.engine import Engine
 from rag.errors import UsageError
 from rag.models.embed import (
     SentenceTransformerEmbedder,
     backend_model_name,
-    ensure_onnx,
-    int8_config,
     onnx_unavailable,
 )
+from rag.models.onnx import ensure_onnx, int8_config
 from rag.settings import Settings, default_model_path, load_settings
 from tests.conftest import SMALL, write_corpus
 from tests.fakes import HashEmbedder
@@ -138,8 +138,8 @@ def test_export_happens_once_even_from_threads(monkeypatch: pytest.MonkeyPatch, 
         calls.append("quantize")
         dest.write_bytes(src.read_bytes() + b"-int8")
 
-    monkeypatch.setattr(embed_mod, "_export_fp32", fake_export)
-    monkeypatch.setattr(embed_mod, "_quantize_int8", fake_quant)
+    monkeypatch.setattr(onnx_mod, "_export_fp32", fake_export)
+    monkeypatch.setattr(onnx_mod, "_quantize_int8", fake_quant)
     model = str(tmp_path / "weights")
     Path(model).mkdir()
     paths: list[Path] = []
@@ -160,10 +160,10 @@ def test_export_happens_once_even_from_threads(monkeypatch: pytest.MonkeyPatch, 
 
 
 def test_int8_config_follows_cpu_flags(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embed_mod.platform, "machine", lambda: "x86_64")
-    monkeypatch.setattr(embed_mod, "_cpu_flags", lambda: {"avx2", "fma"})
+    monkeypatch.setattr(onnx_mod.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(onnx_mod, "_cpu_flags", lambda: {"avx2", "fma"})
     assert int8_config() == ("avx2", False)
-    monkeypatch.setattr(embed_mod, "_cpu_flags", lambda: {"avx2", "avx512f", "avx512_vnni"})
+    monkeypatch.setattr(onnx_mod, "_cpu_flags", lambda: {"avx2", "avx512f", "avx512_vnni"})
     assert int8_config() == ("avx512_vnni", True)
 
 

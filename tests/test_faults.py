@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from rag.engine import Engine
-from rag.models.llm import LLMError, OpenAICompatLLM, with_deadline
+from rag.models.deadline import with_deadline
+from rag.models.llm import LLMError, OpenAICompatLLM
 from rag.settings import Settings
 from rag.types import Answer
 from tests.conftest import SMALL, free_port, write_corpus

@@ -8,8 +8,9 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.types import Answer
 from ui.render import (
@@ -20,6 +21,9 @@ from ui.render import (
     sources_html,
 )
 from ui.state import get_engine
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
 
 _feedback_lock = threading.Lock()  # one writer at a time for feedback.jsonl
 
@@ -49,39 +53,69 @@ def respond(
         shown = [*history, {"role": "user", "content": escape_html(message[:500])}]
         yield [*shown, {"role": "assistant", "content": escape_html(f"Error: {e}")}], "", "", answers
         return
-    turns = [{"role": t["role"], "content": message_text(t["content"])} for t in history if isinstance(t, dict)]
-    # paper_ids of earlier answers make follow-ups robust
-    for turn, prev in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
-        turn["paper_ids"] = [c["paper_id"] for c in prev.get("citations", [])]
+    turns = _turns(history, answers)
     shown = [*history, {"role": "user", "content": chat_html(message)}, {"role": "assistant", "content": "…"}]
     yield list(shown), "", "", answers
     papers = [f.split("paper:", 1)[1] for f in filters or [] if f.startswith("paper:")]
     files = [f.split("file:", 1)[1] for f in filters or [] if f.startswith("file:")]
     sentences: queue.Queue[str | None] = queue.Queue()
     result: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            # The answer and its sources panel from one index view: an upload committing in
-            # between must not drop or change a cited paper under the answer.
-            with engine.retriever.pinned():
-                a = engine.ask(
-                    question,
-                    backend=backend,
-                    history=turns,
-                    top_k=int(top_k),
-                    papers=papers or None,
-                    files=files or None,
-                    on_sentence=sentences.put,
-                )
-                result["sources"] = sources_html(a, engine)
-                result["answer"] = a
-        except Exception as e:  # shown as one line, never a traceback
-            result["error"] = f"{type(e).__name__}: {e}"
-        finally:
-            sentences.put(None)
-
+    work = partial(_work, engine, question, sentences, result, backend, turns, top_k, papers, files)
     threading.Thread(target=work, daemon=True).start()
+    yield from _stream(shown, answers, sentences, result, backend)
+
+
+def _turns(history: list[dict[str, Any]], answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversation so far as plain-text turns for `Engine.ask`."""
+    turns = [{"role": t["role"], "content": message_text(t["content"])} for t in history if isinstance(t, dict)]
+    # paper_ids of earlier answers make follow-ups robust
+    for turn, prev in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
+        turn["paper_ids"] = [c["paper_id"] for c in prev.get("citations", [])]
+    return turns
+
+
+def _work(
+    engine: Engine,
+    question: str,
+    sentences: queue.Queue[str | None],
+    result: dict[str, Any],
+    backend: str,
+    turns: list[dict[str, Any]],
+    top_k: int,
+    papers: list[str],
+    files: list[str],
+) -> None:
+    """The worker thread: puts each verified sentence on `sentences`, then None; leaves the
+    answer and its sources panel, or the error, in `result`."""
+    try:
+        # The answer and its sources panel from one index view: an upload committing in
+        # between must not drop or change a cited paper under the answer.
+        with engine.retriever.pinned():
+            a = engine.ask(
+                question,
+                backend=backend,
+                history=turns,
+                top_k=int(top_k),
+                papers=papers or None,
+                files=files or None,
+                on_sentence=sentences.put,
+            )
+            result["sources"] = sources_html(a, engine)
+            result["answer"] = a
+    except Exception as e:  # shown as one line, never a traceback
+        result["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        sentences.put(None)
+
+
+def _stream(
+    shown: list[dict[str, Any]],
+    answers: list[dict[str, Any]],
+    sentences: queue.Queue[str | None],
+    result: dict[str, Any],
+    backend: str,
+) -> Iterator[tuple[list[dict[str, Any]], str, str, list[dict[str, Any]]]]:
+    """Each verified sentence as it arrives, then the final message with the sources panel."""
     released: list[str] = []
     while (item := sentences.get()) is not None:
         released.append(item)
@@ -92,13 +126,18 @@ def respond(
         yield list(shown), "", "", answers
         return
     a: Answer = result["answer"]
+    shown[-1] = {"role": "assistant", "content": chat_html(_final_text(a, released, backend))}
+    yield list(shown), result["sources"], "", [*answers, a.to_json()]
+
+
+def _final_text(a: Answer, released: list[str], backend: str) -> str:
+    """The whole answer, with the backend's failure and any note appended."""
     text = a.answer if a.refused else (" ".join(released) or a.answer)
     if a.backend_error:
         text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
     if a.note:
         text += f"\n\n(Note: {a.note})"
-    shown[-1] = {"role": "assistant", "content": chat_html(text)}
-    yield list(shown), result["sources"], "", [*answers, a.to_json()]
+    return text
 
 
 def copy_answer(answers: list[dict[str, Any]]) -> str:

@@ -1,33 +1,101 @@
-"""Conversation focus: which paper(s) a follow-up question is about."""
+"""Conversation focus: which paper(s) a follow-up question is about.
+
+The papers of a conversation are read turn by turn: the `paper_ids` an answer carried, else
+the papers its text names (labels, title heads, distinctive title words). A question that
+refers back is about the most recently discussed paper(s); a question that points at some of
+them ("the second one", "both", a name) narrows that to exactly those.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+
+from rag.answer.references import by_name, by_position
+from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
+from rag.text.normalize import content_stems
 from rag.types import Query
 
-
-def history_context(history: list[dict[str, object]]) -> tuple[str, list[str]]:
-    """Text of the earlier turns and any paper ids they carry."""
-    texts: list[str] = []
-    ids: list[str] = []
-    for turn in history[-4:]:
-        content = turn.get("content")
-        if isinstance(content, str):
-            texts.append(content)
-        pids = turn.get("paper_ids")
-        if isinstance(pids, list):
-            ids += [p for p in pids if isinstance(p, str)]
-    return " ".join(texts), list(dict.fromkeys(ids))
+# A question that says it moves on stands on its own, whatever pronouns it uses.
+_MOVES_ON = re.compile(
+    r"\b(?:new|different|another|other|unrelated|separate)\s+(?:topic|subject|question|thing)\b"
+    r"|\bchang(?:e|ing)\s+(?:the\s+)?(?:topic|subject)\b|\bswitch(?:ing)?\s+(?:topics?|gears|subjects?)\b"
+    r"|\bsomething\s+(?:else|different)\b|\bon\s+another\s+note\b|\bmoving\s+on\b",
+    re.I,
+)
 
 
-def followup_focus(query: Query, retriever: Retriever) -> list[str]:
-    """The paper(s) the conversation is about: ids carried by the turns, else the best
-    match for the earlier turns' text."""
-    if not query.history:
-        return []
-    text, ids = history_context(query.history)
-    focus = [p for p in ids if p in retriever.snapshot.papers]
-    if not focus and text.strip():
-        ctx = retriever.retrieve(text, top_k=1, papers=query.papers, files=query.files, cache=query.cache)
-        focus = [ctx.hits[0].paper_id] if ctx.hits else []
-    return focus
+def moves_on(question: str) -> bool:
+    return bool(_MOVES_ON.search(question))
+
+
+# Title and label words too common in the corpus to single a paper out.
+NAME_WORD_MAX_SHARE = 0.2
+
+
+@dataclass
+class Focus:
+    papers: list[str] = field(default_factory=list)
+    explicit: bool = False  # the question itself points at these papers
+    why: str = ""
+
+
+def turn_papers(turn: dict[str, object], snap: Snapshot) -> list[str]:
+    """Papers a turn is about, in answer order: its `paper_ids`, else the papers it names."""
+    ids = turn.get("paper_ids")
+    if isinstance(ids, list):
+        known = [p for p in dict.fromkeys(ids) if isinstance(p, str) and p in snap.papers]
+        if known:
+            return known
+    content = turn.get("content")
+    return snap.mentions.find(content) if isinstance(content, str) else []
+
+
+def _name_stems(pids: list[str], snap: Snapshot) -> dict[str, set[str]]:
+    vocab = snap.vocabulary
+    limit = NAME_WORD_MAX_SHARE * vocab.n
+    out = {}
+    for pid in pids:
+        p = snap.papers[pid]
+        stems = set(content_stems(f"{p.label} {p.title or ''}"))
+        out[pid] = {s for s in stems if vocab.df.get(s, 0) <= limit}
+    return out
+
+
+def pointed_papers(question: str, per_turn: list[list[str]], snap: Snapshot) -> list[str] | None:
+    """The papers of the most recent multi-paper answer the question points at, if it does."""
+    k = next((i for i in range(len(per_turn) - 1, -1, -1) if len(per_turn[i]) >= 2), None)
+    if k is None:
+        return None
+    listed = per_turn[k]
+    singled = [p for turn in per_turn[k + 1 :] for p in turn if p in listed]
+    found = by_position(question, listed, singled)
+    if found is None:
+        found = by_name(set(content_stems(question)), listed, _name_stems(listed, snap))
+        # A name that fits every listed paper points at none in particular.
+        found = found if found and len(found) < len(listed) else None
+    return found
+
+
+def resolve_focus(query: Query, retriever: Retriever) -> Focus:
+    """The paper(s) the conversation is about: pointed at by the question, else the most
+    recently discussed, else the best match for the last exchange's text."""
+    history = query.history or []
+    if not history:
+        return Focus()
+    snap = retriever.snapshot
+    per_turn = [turn_papers(t, snap) for t in history]
+    pointed = pointed_papers(query.question, per_turn, snap)
+    if pointed:
+        return Focus(pointed, explicit=True, why=f"the question points at {pointed}")
+    # The last exchange decides: an older turn's paper is not what "it" means after the
+    # conversation moved on, even when the last answer named its paper in words we miss.
+    recent = next((p for p in reversed(per_turn[-2:]) if p), None)
+    if recent:
+        return Focus(recent, why=f"the conversation was last about {recent}")
+    text = " ".join(str(t.get("content", "")) for t in history[-2:])
+    if not text.strip():
+        return Focus()
+    ctx = retriever.retrieve(text, top_k=1, papers=query.papers, files=query.files, cache=query.cache)
+    return Focus([ctx.hits[0].paper_id], why="best match for the last exchange") if ctx.hits else Focus()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.answer.asks import needs
 from rag.index.vocabulary import Vocabulary
 from rag.retrieval.retriever import Retriever
 from rag.text.guard import flag_of
@@ -18,12 +19,13 @@ from rag.types import Hit, Paper
 MIN_COSINE = 0.40  # below this the best sentence is off-topic
 WEAK_COSINE = 0.55  # below this, the question's terms must also be covered...
 MIN_COVERAGE = 0.40  # ...by at least this idf-weighted share of them
-MULTI_RATIO = 0.75  # a further paper is listed if its score is at least this share of the best
+MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
 MULTI_MAX = 4
 # Evidence selection (tuned on eval/dev.jsonl for gold-sentence recall).
 EVIDENCE_MAX = 3
 EVIDENCE_LAMBDA = 1.0
 EVIDENCE_MARGIN = 0.6
+NEED_MARGIN = 0.35  # a sentence with the asked-for detail leads if this close to the best
 # In "which papers" answers: sentences per paper, and the bonus for saying what the paper does.
 MULTI_SENTENCES = 2
 MULTI_CONTRIBUTION_BONUS = 0.3
@@ -34,47 +36,10 @@ _MULTI = re.compile(
     re.I,
 )
 _REFERRING = re.compile(
-    r"\b(?:it|its|it's|they|their|them|this|that|these|those|the (?:paper|method|model|approach|authors|work|"
-    r"framework|benchmark|algorithm))\b",
-    re.I,
-)
-_NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
-
-# What a question asks for -> what the evidence must then contain. General, not per paper.
-DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
-    (re.compile(r"\blearning[- ]rates?\b", re.I), re.compile(r"learning[- ]rate", re.I)),
-    (re.compile(r"\bbatch[- ]sizes?\b", re.I), re.compile(r"batch[- ]size", re.I)),
-    (
-        re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
-        re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
-    ),
-    (re.compile(r"\b(?:licen[cs]e[ds]?)\b", re.I), re.compile(r"licen[cs]e", re.I)),
-    (
-        re.compile(r"\b(?:universit(?:y|ies)|institutions?|affiliations?|lab(?:oratory)?|compan(?:y|ies))\b", re.I),
-        re.compile(r"\b(?:universit|institut|affiliat|laborator)", re.I),
-    ),
-    (
-        re.compile(r"\b(?:who (?:are|were) the authors|which authors|who wrote|written by|author names?)\b", re.I),
-        re.compile(r"\b(?:et al|authored)\b", re.I),
-    ),
-    (
-        re.compile(r"\b(?:how long|training time|hours?|days|wall[- ]clock)\b", re.I),
-        re.compile(r"\b(?:hours?|days?|minutes?|seconds?|weeks?|months?|wall[- ]clock)\b", re.I),
-    ),
-    (re.compile(r"\b(?:epochs?|iterations? (?:of training|were))\b", re.I), re.compile(r"\bepochs?\b", re.I)),
-    (re.compile(r"\bhyper-?parameters?\b", re.I), re.compile(r"hyper-?parameter", re.I)),
-    (
-        re.compile(r"\b(?:optimi[sz]er|adam|adamw)\b.*\b(?:use|used|train)", re.I),
-        re.compile(r"\b(?:adam|adamw|sgd|optimi[sz]er)\b", re.I),
-    ),
-    (re.compile(r"\b(?:when was|what year|published|release date)\b", re.I), re.compile(r"\b(?:19|20)\d\d\b")),
-    (re.compile(r"\b(?:funded|funding|grant)\b", re.I), re.compile(r"\b(?:fund|grant)", re.I)),
-    (re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
-]
-_ASKS_NUMBER = re.compile(
-    r"\b(?:how many|how much|how large|how big|how fast|what (?:percentage|percent|fraction|number|size|proportion)"
-    r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
-    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,2}(?:rate|size|year|dimension|temperature|threshold|budget)s?)\b",
+    r"\b(?:it|its|it's|they|their|theirs|them|this|these|those|both|either|former|latter)\b"
+    r"|\b(?:that|the|such)\s+(?:paper|method|model|approach|work|framework|benchmark|algorithm|technique|system|"
+    r"study|dataset|authors?|one|ones|estimator|optimizer|architecture|attack|defen[cs]e|tool|metric|task|analysis"
+    r"|first|second|third|last|other)\b",
     re.I,
 )
 
@@ -88,6 +53,9 @@ class Features:
     missing_detail: str | None
     score: float
     followup: bool = False
+
+    def on_theme(self) -> bool:
+        return self.missing_detail is None and self.cosine >= MIN_COSINE
 
     def answerable(self) -> bool:
         if self.missing_detail is not None:
@@ -131,27 +99,20 @@ def question_terms(question: str) -> list[str]:
     return [s for s in dict.fromkeys(content_stems(question)) if s not in skip]
 
 
-def needs(question: str) -> list[tuple[str, re.Pattern[str]]]:
-    """What the evidence must contain for this question to be answered (detail asks)."""
-    out = [(ask.pattern, need) for ask, need in DETAIL_ASKS if ask.search(question)]
-    if _ASKS_NUMBER.search(question):
-        out.append(("a number", _HAS_NUMBER))
-    return out
-
-
 # A sentence that says what the paper itself does ("we propose…", "this paper shows…").
 _CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
-_HAS_NUMBER = re.compile(r"\d|" + _NUMBER_WORDS, re.I)
 
 
-def features(question: str, hit: Hit, evidence: list[str], vocab: Vocabulary, *, followup: bool = False) -> Features:
+def features(
+    question: str, hit: Hit, evidence: list[str], vocab: Vocabulary, *, paper_text: str = "", followup: bool = False
+) -> Features:
     terms = question_terms(question)
     have = vocab.paper_stems.get(hit.paper_id, set())
     weights = {t: vocab.idf(t) for t in terms}
     total = sum(weights.values()) or 1.0
     coverage = sum(w for t, w in weights.items() if t in have) / total
-    ev = " ".join(evidence)
-    missing = next((name for name, need in needs(question) if not need.search(ev)), None)
+    asks = needs(question, label=hit.label, text=paper_text)
+    missing = next((n.name for n in asks if not any(n.met_by(e) for e in evidence)), None)
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * coverage
@@ -167,7 +128,7 @@ def select_evidence(
     max_sentences: int = EVIDENCE_MAX,
     contribution_bonus: float = 0.0,
 ) -> list[tuple[str, str, float]]:
-    """Best sentences of one paper for the question: (chunk_id, quote, score), in abstract order.
+    """Best sentences of one paper for the question: (chunk_id, quote, score), the answer first.
 
     Score = cosine + overlap with the question's terms, each term weighted by its rarity
     *within this paper*: words that identify the paper (they recur in all its sentences)
@@ -196,14 +157,20 @@ def select_evidence(
         bonus = contribution_bonus if _CONTRIBUTION.search(quote) else 0.0
         scored.append((node.node_id, quote, float(c) + EVIDENCE_LAMBDA * overlap + bonus))
     scored.sort(key=lambda x: -x[2])
-    required = [need for _, need in needs(question)]
-    if required:
-        # A question asking for a number or a detail is answered only by a sentence
-        # that has one, if such a sentence is reasonably on topic.
-        meeting = [x for x in scored if all(n.search(x[1]) for n in required)]
-        if meeting and meeting[0][2] >= scored[0][2] - 0.35:
-            scored = meeting + [x for x in scored if x not in meeting]
+    # A question asking for a number or a detail is answered only by sentences that have
+    # it, if such a sentence is reasonably on topic: the best one for each ask leads.
+    promoted: list[tuple[str, str, float]] = []
+    for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
+        meeting = [x for x in scored if need.met_by(x[1])]
+        # A second ask ("… and how many tasks?") is a smaller part of the question's vector.
+        margin = NEED_MARGIN if k == 0 else EVIDENCE_MARGIN
+        if meeting and meeting[0][2] >= scored[0][2] - margin and meeting[0] not in promoted:
+            promoted.append(meeting[0])
+    scored = promoted + [x for x in scored if x not in promoted]
     best = scored[0][2]
     chosen = [scored[0]] + [x for x in scored[1:max_sentences] if x[2] >= best - EVIDENCE_MARGIN]
+    # The answer leads (what best tools do: the asked-for fact first); context follows in
+    # the abstract's order.
     order = {n.node_id: i for i, n in enumerate(nodes)}
-    return sorted(chosen, key=lambda x: order[x[0]])
+    lead = promoted or chosen[:1]
+    return lead + sorted((x for x in chosen if x not in lead), key=lambda x: order[x[0]])

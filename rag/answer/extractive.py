@@ -6,7 +6,7 @@ import logging
 import time
 
 from rag.answer.cite import CitationBuilder, display_sentence
-from rag.answer.conversation import followup_focus
+from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     EVIDENCE_MAX,
     MULTI_CONTRIBUTION_BONUS,
@@ -47,32 +47,40 @@ def answer(query: Query, retriever: Retriever) -> Answer:
     """The extractive backend: every sentence of the answer is an evidence sentence, cited.
 
     In a conversation, a question that refers back ("what did it beat?") is answered from
-    the paper(s) discussed before; a question that would be refused on its own gets a
-    second try in that context too (follow-ups often read as unanswerable alone).
+    the paper(s) discussed most recently, or exactly those it points at ("the second one");
+    a question that would be refused on its own gets a second try in that context too
+    (follow-ups often read as unanswerable alone).
     """
     with retriever.pinned():
         t0 = time.perf_counter()
         # Empty or control characters only: one clear UsageError.
         query = query.model_copy(update={"question": check_question(query.question)})
-        why: list[str] = []
-        names_one = retriever.snapshot.names_any(query.question)
-        referring = bool(query.history) and is_referring(query.question) and not names_one
-        focus = followup_focus(query, retriever) if referring else []
-        if focus:
-            why.append(f"follow-up: refers back to {focus}")
-        a = compose(query, focus, retriever)
-        if a.refused and query.history and not focus and not names_one:
-            focus = followup_focus(query, retriever)
-            if focus:
-                retry = compose(query, focus, retriever)
-                if not retry.refused:
-                    why.append(f"answered in the context of the conversation: {focus}")
-                    a = retry
+        focus = resolve_focus(query, retriever) if query.history else Focus()
+        standalone = _names_another_paper(query.question, focus, retriever)
+        use = focus.papers if focus.explicit or (is_referring(query.question) and not standalone) else []
+        why = [f"follow-up: {focus.why}"] if use else []
+        a = compose(query, use, retriever)
+        if a.refused and focus.papers and not use and not standalone:
+            retry = compose(query, focus.papers, retriever)
+            if not retry.refused:
+                why.append(f"answered in the context of the conversation: {focus.why}")
+                a = retry
         if query.explain:
             a.explain = why + (a.explain or [])
         a.note = language_note(query.question, a.note)  # English-only corpus and model: say so
         a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return a
+
+
+def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> bool:
+    """The question names a paper the conversation was not about: it stands on its own."""
+    if moves_on(question):
+        return True
+    snap = retriever.snapshot
+    named = set(snap.mentions.find(question)) | snap.named_in(question)
+    if named:
+        return not named <= set(focus.papers)
+    return snap.names_any(question) and not focus.explicit
 
 
 def compose(query: Query, focus: list[str], retriever: Retriever) -> Answer:
@@ -120,11 +128,22 @@ def _accept(
             max_sentences=MULTI_SENTENCES if multi else EVIDENCE_MAX,
             contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
         )
-        f = features(question, h, [q for _, q, _ in ev], snap.vocabulary, followup=bool(focus))
+        f = features(
+            question,
+            h,
+            [q for _, q, _ in ev],
+            snap.vocabulary,
+            paper_text=snap.papers[h.paper_id].abstract,
+            followup=bool(focus),
+        )
         why.append(f"answerability {h.paper_id}: {f}")
-        if f.answerable():
+        # In a "which papers" answer, a further paper needs only to be on the theme: a question
+        # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
+        if f.answerable() or (multi and f.on_theme()):
             accepted.append((h, ev, f))
-    if accepted and multi:
+    if multi:
+        if not any(a[2].answerable() for a in accepted):
+            return []
         best = max(a[2].score for a in accepted)
         accepted = [a for a in accepted if a[2].score >= MULTI_RATIO * best][:MULTI_MAX]
     return accepted

@@ -11,7 +11,8 @@ from typing import Any
 from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.prompts import build_messages
 from rag.answer.verify import EvidenceItem, markers_before_period, parse_output, verify_claim
-from rag.models.llm import ChatLLM, LLMError, with_deadline
+from rag.models.deadline import with_deadline
+from rag.models.llm import ChatLLM, LLMError
 from rag.retrieval.retriever import Retriever
 from rag.text.normalize import sentence_spans
 from rag.types import REFUSAL, Answer, Closest, SentenceCheck

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import statistics
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -98,39 +99,60 @@ def measure_backends(
     skipped = {b: why for b in wanted if (why := skip_reason(b))}
     path = model_path or default_model_path()
     loaded = {b: _load(b, path, cache_dir, batch_size) for b in wanted if b not in skipped}
-
-    embed_s: dict[str, list[float]] = {b: [] for b in loaded}
-    cpu_s: dict[str, list[float]] = {b: [] for b in loaded}
-    query_s: dict[str, list[float]] = {b: [] for b in loaded}
-    vectors: dict[str, np.ndarray] = {}
-    for rnd in range(rounds):
-        for b, (emb, _) in loaded.items():
-            seconds, cpu, vecs = _time_embed(emb, texts)
-            embed_s[b].append(seconds)
-            cpu_s[b].append(cpu)
-            vectors.setdefault(b, vecs)
-            query_s[b].extend(_time_query(emb, query, query_repeats))
-            log.info("round %d %s: %.1f chunks/s", rnd + 1, b, len(texts) / seconds)
-
-    ref_s = statistics.median(embed_s[REFERENCE])
-    results = {}
-    for b, (_, load_s) in loaded.items():
-        med = statistics.median(embed_s[b])
-        mean_cos, min_cos = _agreement(vectors[b], vectors[REFERENCE])
-        results[b] = {
-            "chunks_per_s": round(len(texts) / med, 1),
-            "embed_s": round(med, 3),
-            "query_ms": round(1000 * statistics.median(query_s[b]), 2),
-            "speedup_vs_torch": round(ref_s / med, 3),
-            "chunks_per_cpu_s": round(len(texts) / statistics.median(cpu_s[b]), 1),
-            "mean_cos_vs_torch": round(mean_cos, 5),
-            "min_cos_vs_torch": round(min_cos, 5),
-            "load_s": round(load_s, 2),
-        }
+    timings = _time_rounds(loaded, texts, rounds, query, query_repeats)
+    ref_s = statistics.median(timings.embed_s[REFERENCE])
+    results = {b: _row(timings, b, len(texts), load_s, ref_s) for b, (_, load_s) in loaded.items()}
     return {
         "n_texts": len(texts),
         "rounds": rounds,
         "batch_size": batch_size,
         "backends": results,
         "skipped": skipped,
+    }
+
+
+@dataclass
+class _Timings:
+    """Per backend: wall and CPU seconds of each embedding round, single-query seconds, and
+    the vectors of the first round."""
+
+    embed_s: dict[str, list[float]] = field(default_factory=dict)
+    cpu_s: dict[str, list[float]] = field(default_factory=dict)
+    query_s: dict[str, list[float]] = field(default_factory=dict)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def _time_rounds(
+    loaded: dict[str, tuple[SentenceTransformerEmbedder, float]],
+    texts: list[str],
+    rounds: int,
+    query: str,
+    query_repeats: int,
+) -> _Timings:
+    """`rounds` rounds, each timing every backend in turn (interleaved: see the module docstring)."""
+    t = _Timings(embed_s={b: [] for b in loaded}, cpu_s={b: [] for b in loaded}, query_s={b: [] for b in loaded})
+    for rnd in range(rounds):
+        for b, (emb, _) in loaded.items():
+            seconds, cpu, vecs = _time_embed(emb, texts)
+            t.embed_s[b].append(seconds)
+            t.cpu_s[b].append(cpu)
+            t.vectors.setdefault(b, vecs)
+            t.query_s[b].extend(_time_query(emb, query, query_repeats))
+            log.info("round %d %s: %.1f chunks/s", rnd + 1, b, len(texts) / seconds)
+    return t
+
+
+def _row(t: _Timings, b: str, n_texts: int, load_s: float, ref_s: float) -> dict[str, float]:
+    """One backend's figures from its medians; `ref_s` is the reference's median embed time."""
+    med = statistics.median(t.embed_s[b])
+    mean_cos, min_cos = _agreement(t.vectors[b], t.vectors[REFERENCE])
+    return {
+        "chunks_per_s": round(n_texts / med, 1),
+        "embed_s": round(med, 3),
+        "query_ms": round(1000 * statistics.median(t.query_s[b]), 2),
+        "speedup_vs_torch": round(ref_s / med, 3),
+        "chunks_per_cpu_s": round(n_texts / statistics.median(t.cpu_s[b]), 1),
+        "mean_cos_vs_torch": round(mean_cos, 5),
+        "min_cos_vs_torch": round(min_cos, 5),
+        "load_s": round(load_s, 2),
     }

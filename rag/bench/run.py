@@ -26,6 +26,8 @@ from rag.bench.scale import bench_size, latency, synthetic_abstracts, write_text
 from rag.corpus.reader import corpus_files, read_corpus_file
 from rag.engine import Engine
 from rag.index.ingest import split_chunks
+from rag.index.snapshot import Snapshot
+from rag.models.embed import Embedder
 from rag.retrieval.retriever import Retriever
 from rag.settings import PROJECT_ROOT, Settings
 from rag.types import Answer, Query
@@ -188,40 +190,13 @@ def run_bench(settings: Settings, *, quick: bool = False, sizes: list[int] | Non
         result["corpus"]["retrieval"] = time_modes(retriever, questions, qvecs)
         result["corpus"]["answer"] = time_answers(retriever, questions)
 
-        # Ingest throughput on real-length synthetic texts with the real model.
         base_texts = [n.get_content() for n in snap.sentences.values()]
         base_vecs = np.stack([snap.vectors[i] for i in snap.sentences])
-        folder = root / "synthetic"
-        write_text_corpus(folder, "synthetic", synthetic_abstracts(base_texts, n_texts, seed=7))
-        synth = Engine(s.model_copy(update={"home": root / "synth-home"}), embedder=engine.embedder)
-        result["ingest"] = measure_ingest(synth, folder)
-
-        # Retrieval at scale on synthetic indexes.
+        result["ingest"] = _synthetic_ingest(engine, s, root, base_texts, n_texts)
         hnsw = {"ef_search": s.hnsw_ef_search, "ef_construction": s.hnsw_ef_construction, "max_neighbors": s.hnsw_m}
         result["hnsw"] = hnsw
-        result["sizes"] = {}
-        for i, n in enumerate(sizes):
-            last = i == len(sizes) - 1
-            log.info("bench: synthetic index of %d chunks", n)
-            result["sizes"][str(n)] = bench_size(
-                root / f"size-{n}",
-                n,
-                base_texts,
-                base_vecs,
-                engine.embedder,
-                questions,
-                qvecs,
-                hnsw=hnsw,
-                answer_fn=time_answers if last else None,
-            )
-
-        # The plain llama-index baseline over the same corpus and queries.
-        from rag.bench.baseline import build_baseline, compare
-        from rag.evaluation.evalset import load_set
-
-        index, _ = build_baseline(root, list(snap.papers.values()), engine.embedder)
-        cases = load_set(PROJECT_ROOT / "eval" / "test.jsonl")
-        result["baseline"] = compare(index, retriever, questions, cases, result["corpus"]["answer"])
+        result["sizes"] = _at_scale(root, sizes, base_texts, base_vecs, engine.embedder, questions, qvecs, hnsw)
+        result["baseline"] = _baseline(root, engine, snap, questions, result["corpus"]["answer"])
 
         result["cold_start_ask"] = cold_start(Path(s.home), questions[0])
         if not quick:
@@ -230,6 +205,48 @@ def run_bench(settings: Settings, *, quick: bool = False, sizes: list[int] | Non
     result["bench_peak_rss_mb"] = _mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     result["targets"] = targets(result)
     return result
+
+
+def _synthetic_ingest(engine: Engine, s: Settings, root: Path, base_texts: list[str], n_texts: int) -> dict[str, Any]:
+    """Ingest throughput on real-length synthetic texts with the real model."""
+    folder = root / "synthetic"
+    write_text_corpus(folder, "synthetic", synthetic_abstracts(base_texts, n_texts, seed=7))
+    synth = Engine(s.model_copy(update={"home": root / "synth-home"}), embedder=engine.embedder)
+    return measure_ingest(synth, folder)
+
+
+def _at_scale(
+    root: Path,
+    sizes: list[int],
+    base_texts: list[str],
+    base_vecs: np.ndarray,
+    embedder: Embedder,
+    questions: list[str],
+    qvecs: np.ndarray,
+    hnsw: dict[str, int],
+) -> dict[str, Any]:
+    """Retrieval at scale on synthetic indexes (the last size also times answers)."""
+    out: dict[str, Any] = {}
+    for i, n in enumerate(sizes):
+        answer_fn = time_answers if i == len(sizes) - 1 else None
+        log.info("bench: synthetic index of %d chunks", n)
+        out[str(n)] = bench_size(
+            root / f"size-{n}", n, base_texts, base_vecs, embedder, questions, qvecs, hnsw=hnsw, answer_fn=answer_fn
+        )
+    return out
+
+
+def _baseline(
+    root: Path, engine: Engine, snap: Snapshot, questions: list[str], ours: dict[str, float]
+) -> dict[str, Any]:
+    """The plain llama-index baseline over the same corpus and queries."""
+    from rag.bench.baseline import compare
+    from rag.evaluation.baseline import build_baseline
+    from rag.evaluation.evalset import load_set
+
+    index, _ = build_baseline(root, list(snap.papers.values()), engine.embedder)
+    cases = load_set(PROJECT_ROOT / "eval" / "test.jsonl")
+    return compare(index, engine.retriever, questions, cases, ours)
 
 
 def targets(r: dict[str, Any]) -> dict[str, dict[str, Any]]:

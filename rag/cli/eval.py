@@ -32,6 +32,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         abstracts = {p.paper_id: p.abstract for f in corpus_files([Path(s.data_dir)]) for p in read_corpus_file(f)}
         problems, notes = check_set(cases, abstracts)
+        if args.against:
+            from rag.evaluation.leaks import check_leaks
+
+            try:
+                other = load_set(Path(args.against), include_drafts=False)
+            except EvalSetError as e:
+                raise UsageError(str(e)) from None
+            leak_problems, leak_notes = check_leaks(cases, other, abstracts)
+            problems += leak_problems
+            notes += leak_notes
         for n in notes:
             print(n)
         counts: dict[str, int] = {}
@@ -48,6 +58,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _run_eval(args: argparse.Namespace) -> int:
+    from rag.corpus.reader import CorpusError
     from rag.engine import Engine
     from rag.evaluation.evalset import EvalSetError, load_set
     from rag.evaluation.report import gate, parse_fail_under, write_comparison
@@ -62,17 +73,40 @@ def _run_eval(args: argparse.Namespace) -> int:
     if args.limit:
         cases = cases[: args.limit]
     backends = list(dict.fromkeys(args.backend or [s.backend]))
-    engine = Engine(s)
+    corpus = None
+    if args.corpus:
+        from rag.evaluation.corpus_index import corpus_engine
+
+        try:
+            engine, corpus = corpus_engine(s, [Path(p) for p in args.corpus])
+        except (CorpusError, ValueError) as e:
+            raise UsageError(str(e)) from None
+    else:
+        engine = Engine(s)
     for b in backends:
         engine.llm(b)  # an unconfigured backend fails before any indexing
     engine.ensure_index()
     engine.warm()
+    baseline = None
+    if args.baseline:
+        from rag.evaluation.baseline import build_baseline
+
+        baseline, _ = build_baseline(Path(engine.settings.home), list(engine.papers.values()), engine.embedder)
     out = Path(args.out)
     reports = {}
     for b in backends:
         folder = out / b if len(backends) > 1 else out
         title = f"Eval of {Path(args.set).name} ({b})"
-        reports[b], _ = evaluate(engine, cases, backend=b, out=folder, title=title, top_k=args.top_k or s.top_k)
+        reports[b], _ = evaluate(
+            engine,
+            cases,
+            backend=b,
+            out=folder,
+            title=title,
+            top_k=args.top_k or s.top_k,
+            corpus=corpus,
+            baseline=baseline,
+        )
         print(f"{b}: wrote {folder}/report.md")
         print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
     if len(backends) > 1:

@@ -23,6 +23,6 @@ class RedactingFormatter(logging.Formatter):
         self.secrets = secrets
 
     def format(self, record: logging.LogRecord) -> str:
-        from rag.models.llm import redact
+        from rag.models.llm_errors import redact
 
         return redact(super().format(record), self.secrets)

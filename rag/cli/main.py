@@ -30,7 +30,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rag", description="Cited answers from ICML 2025 paper abstracts.")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
     sub = p.add_subparsers(dest="command", required=True)
+    _add_answer_commands(sub)
+    _add_index_commands(sub)
+    _add_tool_commands(sub)
+    return p
 
+
+def _add_answer_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`ask` and `chat`."""
     a = sub.add_parser("ask", help="answer one question with citations")
     a.add_argument("question")
     a.add_argument("--json", action="store_true", help="print exactly one JSON object")
@@ -47,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--top-k", type=int)
     c.set_defaults(func=cmd_chat)
 
+
+def _add_index_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`ingest`, `search`, `papers`, `remove` and `status`."""
     i = sub.add_parser("ingest", help="index corpus files (default: the shipped data/)")
     i.add_argument("paths", nargs="*")
     i.add_argument("--rebuild", action="store_true", help="drop the index and build it again")
@@ -75,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true")
     st.set_defaults(func=cmd_status)
 
+
+def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`serve`, `eval` and `bench`."""
     sv = sub.add_parser("serve", help="start the web app (on this machine only, unless --allow-remote)")
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     sv.add_argument("--port", type=int, default=7860)
@@ -88,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="grounding evaluation over an eval set")
     ev.add_argument("--set", help="eval set (JSONL) to run")
     ev.add_argument("--check", metavar="PATH", help="validate an eval set against the corpus")
+    ev.add_argument("--against", metavar="OTHER", help="with --check: report every leak from the other set")
+    ev.add_argument(
+        "--corpus", action="append", metavar="PATH", help="also index this corpus file (repeatable; own index, reused)"
+    )
+    ev.add_argument("--baseline", action="store_true", help="also score the plain llama-index baseline")
     ev.add_argument("--diff", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two eval runs")
     ev.add_argument("--backend", action="append", choices=BACKENDS, help="backend (repeat to compare)")
     ev.add_argument("--out", default="eval/runs/latest", help="output folder")
@@ -101,11 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--sizes", help="chunk counts of the synthetic indexes (default 1000,10000,100000)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rag.models.llm import redact
+    from rag.models.llm_errors import redact
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.text.guard import instruction_like
 from rag.text.normalize import clean, sentence_spans
@@ -68,63 +69,103 @@ def coined_name(abstract: str) -> str | None:
     for tok in _tokens(text):
         counts[tok] = counts.get(tok, 0) + 1
     seen_before: set[str] = set()
-
-    def plain_ok(tok: str, rest: str) -> bool:
-        return (
-            tok[:1].isupper()
-            and tok.lower() not in {"a", "an", "the", "this", "our", "we", "in", "to"}
-            and counts.get(tok, 0) >= 2
-            and bool(re.match(rf"\s*{re.escape(tok)}\s*[,(]", rest))
-        )
-
     for sent in sentences:
-        for m in _INTRO.finditer(sent):
-            rest = sent[m.end() :]
-            acr = _acronym_after(rest)
-            if acr:
-                return acr
-            toks = _tokens(rest)
-            for i, tok in enumerate(toks[:14]):
-                if _is_coined(tok) and tok not in seen_before and (i == 0 or counts[tok] >= 2):
-                    return tok
-                if i < 3 and plain_ok(tok, rest):
-                    return tok
-                if i < 3:
-                    two = re.match(rf"\s*(?:a |an |the )?({re.escape(tok)} [A-Z][a-z]+),", rest)
-                    if two and tok[:1].isupper():
-                        return two.group(1)
-        for m in _OWN.finditer(sent):
-            rest = sent[m.end() :]
-            acr = _acronym_after(rest)
-            if acr:
-                return acr
-            toks = _tokens(rest)
-            if toks and (_is_coined(toks[0]) or plain_ok(toks[0], rest)):
-                return toks[0]
-        intro = bool(_INTRO.search(sent))
-        if intro or re.search(r"\bnovel\b", sent):
-            for acr in re.findall(r"\((" + _TOKEN + r")\)", sent):
-                if _is_coined(acr) and acr not in seen_before and (intro or counts[acr] >= 2):
-                    return acr
-        for tok in _tokens(sent):
-            if _is_coined(tok) and tok not in seen_before:
-                after = sent[sent.find(tok) + len(tok) :]
-                if _NEWLY.match(after):
-                    return tok
-        named = _NAMED.search(sent)
-        if named and (re.search(r"\b(?:we|our)\b", sent[: named.start()], re.I)):
-            rest = sent[named.end() :]
-            phrase = re.split(r"[,;:()]| which | that | to | for ", rest)[0].strip(" .\"'")
-            acr = _acronym_after(rest)
-            if acr:
-                return acr
-            toks = _tokens(rest)
-            if toks and _is_coined(toks[0]):
-                return toks[0]
-            if 0 < len(phrase.split()) <= 5 and _INTRO.search(sent):
-                return phrase
+        for step in _STEPS:
+            name = step(sent, counts, seen_before)
+            if name is not None:
+                return name
         seen_before.update(t for t in _tokens(sent) if _is_coined(t))
     return None
+
+
+def _plain_ok(tok: str, rest: str, counts: dict[str, int]) -> bool:
+    """A plain capitalised word counts when the abstract repeats it and it is set off by `,` or `(`."""
+    return (
+        tok[:1].isupper()
+        and tok.lower() not in {"a", "an", "the", "this", "our", "we", "in", "to"}
+        and counts.get(tok, 0) >= 2
+        and bool(re.match(rf"\s*{re.escape(tok)}\s*[,(]", rest))
+    )
+
+
+def _after_intro(sent: str, counts: dict[str, int], seen_before: set[str]) -> str | None:
+    """ "we propose X", "we introduce Long Form (LF)", "we present the Foo Bar, ..."."""
+    for m in _INTRO.finditer(sent):
+        rest = sent[m.end() :]
+        acr = _acronym_after(rest)
+        if acr:
+            return acr
+        toks = _tokens(rest)
+        for i, tok in enumerate(toks[:14]):
+            if _is_coined(tok) and tok not in seen_before and (i == 0 or counts[tok] >= 2):
+                return tok
+            if i < 3 and _plain_ok(tok, rest, counts):
+                return tok
+            if i < 3:
+                two = re.match(rf"\s*(?:a |an |the )?({re.escape(tok)} [A-Z][a-z]+),", rest)
+                if two and tok[:1].isupper():
+                    return two.group(1)
+    return None
+
+
+def _after_own(sent: str, counts: dict[str, int], seen_before: set[str]) -> str | None:
+    """ "our method, X" and the like."""
+    for m in _OWN.finditer(sent):
+        rest = sent[m.end() :]
+        acr = _acronym_after(rest)
+        if acr:
+            return acr
+        toks = _tokens(rest)
+        if toks and (_is_coined(toks[0]) or _plain_ok(toks[0], rest, counts)):
+            return toks[0]
+    return None
+
+
+def _parenthesised(sent: str, counts: dict[str, int], seen_before: set[str]) -> str | None:
+    """A coined "(ABC)" in an introducing or "novel" sentence."""
+    intro = bool(_INTRO.search(sent))
+    if intro or re.search(r"\bnovel\b", sent):
+        for acr in re.findall(r"\((" + _TOKEN + r")\)", sent):
+            if _is_coined(acr) and acr not in seen_before and (intro or counts[acr] >= 2):
+                return acr
+    return None
+
+
+def _before_newly(sent: str, counts: dict[str, int], seen_before: set[str]) -> str | None:
+    """ "X, a novel/new ..."."""
+    for tok in _tokens(sent):
+        if _is_coined(tok) and tok not in seen_before:
+            after = sent[sent.find(tok) + len(tok) :]
+            if _NEWLY.match(after):
+                return tok
+    return None
+
+
+def _after_named(sent: str, counts: dict[str, int], seen_before: set[str]) -> str | None:
+    """ "we call it X", "our ..., called X"."""
+    named = _NAMED.search(sent)
+    if named and (re.search(r"\b(?:we|our)\b", sent[: named.start()], re.I)):
+        rest = sent[named.end() :]
+        phrase = re.split(r"[,;:()]| which | that | to | for ", rest)[0].strip(" .\"'")
+        acr = _acronym_after(rest)
+        if acr:
+            return acr
+        toks = _tokens(rest)
+        if toks and _is_coined(toks[0]):
+            return toks[0]
+        if 0 < len(phrase.split()) <= 5 and _INTRO.search(sent):
+            return phrase
+    return None
+
+
+# The rules of `coined_name`, most reliable first; each sees (sentence, token counts, names seen before).
+_STEPS: tuple[Callable[[str, dict[str, int], set[str]], str | None], ...] = (
+    _after_intro,
+    _after_own,
+    _parenthesised,
+    _before_newly,
+    _after_named,
+)
 
 
 def short_phrase(abstract: str, max_words: int = 8) -> str:

@@ -159,9 +159,9 @@ def score_row(case: Case, row: Row, abstracts: dict[str, str], support: SupportF
     ranked = [s["paper_id"] for s in row.get("sources") or []]
     cited = list(dict.fromkeys(c["paper_id"] for c in row.get("citations") or []))
     err = bool(row.get("error"))
-    s: dict[str, Any] = {"id": case["id"], "type": case["type"], "error": err}
+    s: dict[str, Any] = {"id": case["id"], "type": case["type"], "tags": list(case.get("tags") or []), "error": err}
     s["unanswerable"] = not answerable
-    s["refused"] = bool(row.get("refused")) or err
+    s["refused"] = bool(row.get("refused")) and not err  # an error is an error, never a refusal
     s["latency_ms"] = None if err else float(row.get("latency_ms") or 0.0)
     if answerable:
         s["hit@1"] = hit_at_1(ranked, gold)
@@ -171,30 +171,57 @@ def score_row(case: Case, row: Row, abstracts: dict[str, str], support: SupportF
         facts = case.get("answer_facts") or []
         text = "" if s["refused"] else row.get("answer", "")
         s["fact_recall"] = sum(fact_found(f, text) for f in facts) / len(facts) if facts else None
+        s["answerable_refused"] = s["refused"]
     p, r, fab = citation_scores(row, gold, abstracts, support) if answerable else (None, None, 0)
     if not answerable:
         fab = citation_scores(row, gold, abstracts, support)[2]
     s["citation_precision"], s["citation_recall"], s["fabricated"] = p, r, fab
+    s.update(_answer_scores(case, row, s, gold, cited))
     if case["type"] == "multi":
         inter = len(set(cited) & set(gold))
         s["set_recall"] = inter / len(set(gold)) if gold else None
         s["set_precision"] = inter / len(cited) if cited else 0.0
     if case["type"] == "followup":
         s["followup_hit@1"] = hit_at_1(ranked, gold)
-    # LLM backends: how much of what the model wrote survived verification.
+    s.update(_llm_scores(row))
+    s["reason"] = failure_reason(case, row, s)
+    return s
+
+
+def _answer_scores(case: Case, row: Row, s: dict[str, Any], gold: list[str], cited: list[str]) -> dict[str, Any]:
+    """Is the answer about the right paper, and does it lead with the asked-for fact?"""
+    out: dict[str, Any] = {}
+    answered = not s["refused"] and not s["error"]
+    if case["type"] != "unanswerable" and answered:
+        out["cited_gold"] = len(set(cited) & set(gold))
+        out["cited_n"] = len(cited)
+    if case["type"] in ("single", "followup"):
+        out["wrong_paper"] = (not set(cited) & set(gold)) if answered else None
+        sentences = answer_sentences(row.get("answer", "")) if answered else []
+        facts = case.get("answer_facts") or []
+        first = sentences[0][0] if sentences else ""
+        out["answer_focus"] = any(fact_found(f, first) for f in facts) if answered and facts else None
+        if len(gold) == 1:
+            out["answer_length"] = len(sentences) if answered else None
+    if "ordinal" in (case.get("tags") or []):
+        out["followup_exact_set"] = answered and set(cited) == set(gold)
+    return out
+
+
+def _llm_scores(row: Row) -> dict[str, Any]:
+    """LLM backends: how much of what the model wrote survived verification."""
     src = row.get("answer_source")
-    s["llm"] = src in ("llm", "fallback") and not row.get("refused")
-    if s["llm"]:
+    out: dict[str, Any] = {"llm": src in ("llm", "fallback") and not row.get("refused") and not row.get("error")}
+    if out["llm"]:
         checks = [
             c for c in row.get("sentences") or [] if c.get("evidence_quote") is not None or not c.get("supported")
         ]
         llm_checks = checks if src == "llm" else [c for c in checks if not c.get("supported")]
-        s["llm_sentences"] = len(llm_checks)
-        s["llm_supported"] = sum(bool(c.get("supported")) for c in llm_checks)
-        s["fallback"] = src == "fallback"
-        s["first_token_ms"] = row.get("first_token_ms")
-    s["reason"] = failure_reason(case, row, s)
-    return s
+        out["llm_sentences"] = len(llm_checks)
+        out["llm_supported"] = sum(bool(c.get("supported")) for c in llm_checks)
+        out["fallback"] = src == "fallback"
+        out["first_token_ms"] = row.get("first_token_ms")
+    return out
 
 
 def failure_reason(case: Case, row: Row, s: dict[str, Any]) -> str | None:
@@ -227,16 +254,28 @@ MEAN_METRICS = [
     "set_recall",
     "set_precision",
     "followup_hit@1",
+    "answer_focus",
+    "answer_length",
+    "answerable_refused",
+    "followup_exact_set",
 ]
 
 
 def aggregate(scores: Sequence[dict[str, Any]]) -> dict[str, float]:
-    """Metric values over a set of scored questions (means over applicable questions)."""
-    out: dict[str, float] = {"n": float(len(scores))}
+    """Metric values over a set of scored questions (means over applicable questions).
+    Questions that errored count in `errors` only, in no other metric."""
+    out: dict[str, float] = {"n": float(len(scores)), "errors": float(sum(s["error"] for s in scores))}
+    scores = [s for s in scores if not s["error"]]
     for m in MEAN_METRICS:
         vals = [s[m] for s in scores if s.get(m) is not None]
         if vals:
             out[m] = sum(vals) / len(vals)
+    wrong = [s["wrong_paper"] for s in scores if s.get("wrong_paper") is not None]
+    if wrong:
+        out["wrong_paper_rate"] = sum(wrong) / len(wrong)
+    cited = sum(s.get("cited_n", 0) for s in scores)
+    if cited:
+        out["cited_gold_precision"] = sum(s.get("cited_gold", 0) for s in scores) / cited
     out["fabricated_citations"] = float(sum(s["fabricated"] for s in scores))
     if any(s["unanswerable"] for s in scores):
         p, r, f1 = refusal_prf([s["unanswerable"] for s in scores], [s["refused"] for s in scores])
@@ -245,7 +284,6 @@ def aggregate(scores: Sequence[dict[str, Any]]) -> dict[str, float]:
     if lat:
         out["latency_p50_ms"] = percentile(lat, 50)
         out["latency_p95_ms"] = percentile(lat, 95)
-    out["errors"] = float(sum(s["error"] for s in scores))
     llm = [s for s in scores if s.get("llm")]
     if llm:
         total = sum(s["llm_sentences"] for s in llm)

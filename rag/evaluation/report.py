@@ -28,6 +28,12 @@ REPORT_METRICS = [
     ("citation_recall", True),
     ("fabricated_citations", False),
     ("fact_recall", True),
+    ("answer_focus", True),
+    ("answer_length", False),
+    ("wrong_paper_rate", False),
+    ("cited_gold_precision", True),
+    ("answerable_refused", False),
+    ("followup_exact_set", True),
     ("set_recall", True),
     ("set_precision", True),
     ("followup_hit@1", True),
@@ -39,6 +45,21 @@ REPORT_METRICS = [
     ("llm_sentences_kept", True),
     ("fallback_rate", False),
     ("first_token_p50_ms", False),
+    ("errors", False),
+]
+# Scored by the project's own support judge: by construction for the extractive backend, and
+# by the judge that released the LLM backends' sentences. Kept, but not independent evidence.
+SELF_CHECKS = {"citation_precision", "citation_recall", "fabricated_citations"}
+# Kinds of question (eval-set `tags`) shown in their own table.
+TAG_METRICS = [
+    "hit@1",
+    "recall@5",
+    "fact_recall",
+    "answer_focus",
+    "wrong_paper_rate",
+    "followup_hit@1",
+    "refusal_f1",
+    "followup_exact_set",
 ]
 
 
@@ -88,6 +109,8 @@ def build_report(
         sub = [s for s in scores if s["type"] == t]
         if sub:
             report["by_type"][t] = {"metrics": aggregate(sub), "ci95": bootstrap_ci(sub, reps=400)}
+    tags = sorted({t for s in scores for t in s["tags"]})
+    report["by_tag"] = {t: aggregate([s for s in scores if t in s["tags"]]) for t in tags}
     return report
 
 
@@ -104,6 +127,9 @@ def _fmt(v: float | None, ci: tuple[float, float] | None = None, *, ms: bool = F
 def report_markdown(report: dict[str, Any], title: str) -> str:
     types = [t for t in TYPES if t in report["by_type"]]
     lines = [f"# {title}", "", f"{report['n']} questions. 95% bootstrap intervals in brackets.", ""]
+    if report.get("corpus"):
+        c = report["corpus"]
+        lines += [f"Corpus: {c['papers']} papers from {', '.join(c['files'])}.", ""]
     lines.append("| metric | overall | " + " | ".join(types) + " |")
     lines.append("|---|---|" + "---|" * len(types))
     for m, _ in REPORT_METRICS:
@@ -113,7 +139,11 @@ def report_markdown(report: dict[str, Any], title: str) -> str:
         ms = m.endswith("_ms")
         cells = [_fmt(overall, report["ci95"].get(m), ms=ms)]
         cells += [_fmt(report["by_type"][t]["metrics"].get(m), ms=ms) for t in types]
-        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+        name = f"{m} (self-check)" if m in SELF_CHECKS else m
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "(self-check): scored by the project's own support judge, so not independent evidence."]
+    lines += _tag_table(report.get("by_tag") or {})
+    lines += _baseline_table(report.get("baseline"))
     lines += ["", f"## Failures ({len(report['failures'])})", ""]
     counts: dict[str, int] = {}
     for f in report["failures"]:
@@ -121,6 +151,31 @@ def report_markdown(report: dict[str, Any], title: str) -> str:
     lines += [f"- {reason}: {n}" for reason, n in sorted(counts.items(), key=lambda x: -x[1])]
     lines += [""] + [f"- `{f['id']}` ({f['type']}): {f['reason']}" for f in report["failures"]]
     return "\n".join(lines) + "\n"
+
+
+def _tag_table(by_tag: dict[str, dict[str, float]]) -> list[str]:
+    if not by_tag:
+        return []
+    lines = ["", "## By kind of question", "", "| kind | n | " + " | ".join(TAG_METRICS) + " |"]
+    lines.append("|---|---|" + "---|" * len(TAG_METRICS))
+    for tag, m in by_tag.items():
+        lines.append(f"| {tag} | {m['n']:.0f} | " + " | ".join(_fmt(m.get(k)) for k in TAG_METRICS) + " |")
+    return lines
+
+
+def _baseline_table(b: dict[str, Any] | None) -> list[str]:
+    if not b:
+        return []
+    return [
+        "",
+        f"## Baseline (plain llama-index vector index, one vector per abstract; {b['questions']} single and "
+        "follow-up questions)",
+        "",
+        "| metric | ours | baseline |",
+        "|---|---|---|",
+        f"| hit@1 | {b['hit@1']:.3f} | {b['baseline_hit@1']:.3f} |",
+        f"| recall@5 | {b['recall@5']:.3f} | {b['baseline_recall@5']:.3f} |",
+    ]
 
 
 def write_plots(report: dict[str, Any], rows: list[dict[str, Any]], out: Path) -> list[Path]:
@@ -166,12 +221,16 @@ def write_run(
     out: Path,
     title: str,
     support: SupportFn | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """results.jsonl, report.json, report.md and the plots; `extra` (the corpus, the baseline)
+    is added to the report."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "results.jsonl", "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     report = build_report(cases, rows, abstracts, support)
+    report.update(extra or {})
     (out / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     (out / "report.md").write_text(report_markdown(report, title), encoding="utf-8")
     write_plots(report, rows, out)

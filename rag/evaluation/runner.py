@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rag.evaluation.baseline import score_baseline
 from rag.evaluation.evalset import EvalCase
 from rag.evaluation.metrics import support_with
 from rag.evaluation.report import run_cases, write_run
@@ -25,9 +26,11 @@ def evaluate(
     top_k: int = 5,
     on_progress: Callable[[int, int], None] | None = None,
     progress_bar: bool | None = None,
+    corpus: dict[str, Any] | None = None,
+    baseline: Any = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Ask every case through `Engine.ask` and write results.jsonl and the reports to `out`.
-    Returns the report and the per-question rows."""
+    """Ask every case through `Engine.ask` and write results.jsonl and the reports to `out`;
+    with a `baseline` index, score it on the same questions. Returns the report and the rows."""
     done = 0
 
     def one(case: EvalCase) -> Answer:
@@ -40,5 +43,8 @@ def evaluate(
 
     rows = run_cases(cases, one, progress=progress_bar)
     abstracts = {pid: p.abstract for pid, p in engine.papers.items()}
-    report = write_run(cases, rows, abstracts, out, title, support_with(engine.retriever.cosine))
+    extra: dict[str, Any] = {"corpus": corpus} if corpus else {}
+    if baseline is not None:
+        extra["baseline"] = score_baseline(baseline, cases, rows)
+    report = write_run(cases, rows, abstracts, out, title, support_with(engine.retriever.cosine), extra)
     return report, rows

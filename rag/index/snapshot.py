@@ -18,6 +18,7 @@ from llama_index.retrievers.bm25 import BM25Retriever
 
 from rag.errors import IndexCorrupt
 from rag.index.chunks import node_to_paper
+from rag.index.mentions import Mentions
 from rag.index.store import Store, stamp_of
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import words
@@ -55,6 +56,11 @@ class Snapshot:
     def paper_quotes(self, paper_id: str) -> list[tuple[str, str]]:
         """(chunk id, verbatim sentence) of a paper's chunks, in order."""
         return [(n.node_id, self.quote(n.node_id)) for n in self.by_paper.get(paper_id, [])]
+
+    @cached_property
+    def mentions(self) -> Mentions:
+        """Finds the papers a text names (labels, title heads, distinctive title words)."""
+        return Mentions(self.papers)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
+
+from rag.models.llm_errors import describe_error, redact, retryable, safe_url
 
 log = logging.getLogger(__name__)
 
@@ -203,113 +203,3 @@ class OpenAICompatLLM:
 
 RETRY_BACKOFF = 0.5  # seconds before the first retry, doubling after
 MIN_ATTEMPT_SECONDS = 0.5  # no retry unless at least this much budget is left for it
-
-
-def retryable(e: BaseException) -> bool:
-    """Errors a retry can cure: no connection, timeouts, rate limits, server errors."""
-    import openai
-
-    return isinstance(e, (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError))
-
-
-def describe_error(e: BaseException, url: str, timeout: float) -> str:
-    """One clear line for a failed request to an OpenAI-compatible server (callers redact)."""
-    import openai
-
-    if isinstance(e, openai.APITimeoutError):
-        return f"the LLM server at {url} did not answer within {timeout:g}s"
-    if isinstance(e, openai.APIConnectionError):
-        return f"could not connect to the LLM server at {url}"
-    if isinstance(e, openai.APIStatusError):
-        hint = " (check RAG_LLM_API_KEY)" if e.status_code in (401, 403) else ""
-        detail = server_message(e.body)
-        return f"the LLM server at {url} answered HTTP {e.status_code}{hint}" + (f": {detail}" if detail else "")
-    if isinstance(e, openai.APIError):  # an error event inside the stream
-        detail = server_message(e.body) or e.message
-        return f"the LLM server at {url} reported an error: {detail[:MAX_DETAIL]}"
-    if isinstance(e, ValueError):  # JSONDecodeError, pydantic ValidationError
-        return f"the LLM server at {url} sent an invalid response ({type(e).__name__})"
-    return f"the LLM server at {url} failed: {type(e).__name__}"
-
-
-MAX_DETAIL = 160  # characters of a server's own error message kept in ours
-
-
-def server_message(body: object) -> str:
-    """The `message` of an OpenAI-style error body, shortened to one line."""
-    msg = body.get("message") if isinstance(body, dict) else body
-    if not isinstance(msg, str):
-        return ""
-    line = " ".join(msg.split())
-    return line[:MAX_DETAIL] + ("…" if len(line) > MAX_DETAIL else "")
-
-
-def redact(text: str, secrets: list[str]) -> str:
-    """`text` with every secret replaced: servers and libraries may echo a key back."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
-
-
-def safe_url(url: str) -> str:
-    """`url` without a `user:password@` part, for messages and logs."""
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
-
-
-def with_deadline(
-    make_stream: Callable[[], Iterator[str]], *, deadline: float, budget: float
-) -> Generator[str, None, None]:
-    """The items of `make_stream()`, produced in a worker thread, until `deadline`
-    (a `time.perf_counter` value) passes; then LLMError.
-
-    A backend blocked in a socket read, a DNS lookup or native code cannot hold the caller
-    past the deadline this way. The worker stops at its next item once the caller is gone.
-    """
-    items: queue.Queue[tuple[str, Any]] = queue.Queue()
-    stop = threading.Event()
-
-    def work() -> None:
-        stream: Iterator[str] | None = None
-        try:
-            stream = make_stream()
-            for item in stream:
-                if stop.is_set():
-                    return
-                items.put(("item", item))
-            items.put(("end", None))
-        except BaseException as e:  # handed to the caller's thread
-            items.put(("error", e))
-        finally:
-            close = getattr(stream, "close", None)
-            if close:
-                close()
-
-    threading.Thread(target=work, name="llm-stream", daemon=True).start()
-    got_any = False
-
-    def late() -> LLMError:
-        what = "did not finish" if got_any else "sent nothing"
-        return LLMError(f"the LLM {what} within {budget:g}s (RAG_LLM_TIMEOUT)")
-
-    try:
-        while True:
-            # Checked before every item: a fast endless stream always has one waiting.
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise late()
-            try:
-                kind, value = items.get(timeout=left)
-            except queue.Empty:
-                raise late() from None
-            if kind == "end":
-                return
-            if kind == "error":
-                raise value
-            got_any = True
-            yield value
-    finally:
-        stop.set()

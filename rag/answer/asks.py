@@ -1,0 +1,177 @@
+"""What a question asks for, and what an evidence sentence must then contain (answer-type
+matching: there is no cross-encoder offline). General English rules, never per paper."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rag.text.normalize import content_stems
+
+_NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
+_HAS_NUMBER = re.compile(r"\d|" + _NUMBER_WORDS, re.I)
+
+# What a question asks for -> what the evidence must then contain. General, not per paper.
+DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
+    (re.compile(r"\blearning[- ]rates?\b", re.I), re.compile(r"learning[- ]rate", re.I)),
+    (re.compile(r"\bbatch[- ]sizes?\b", re.I), re.compile(r"batch[- ]size", re.I)),
+    (
+        re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
+        re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
+    ),
+    (re.compile(r"\b(?:licen[cs]e[ds]?)\b", re.I), re.compile(r"licen[cs]e", re.I)),
+    (
+        re.compile(r"\b(?:universit(?:y|ies)|institutions?|affiliations?|lab(?:oratory)?|compan(?:y|ies))\b", re.I),
+        re.compile(r"\b(?:universit|institut|affiliat|laborator)", re.I),
+    ),
+    (
+        re.compile(r"\b(?:who (?:are|were) the authors|which authors|who wrote|written by|author names?)\b", re.I),
+        re.compile(r"\b(?:et al|authored)\b", re.I),
+    ),
+    (
+        re.compile(r"\b(?:how long|training time|hours?|days|wall[- ]clock)\b", re.I),
+        re.compile(r"\b(?:hours?|days?|minutes?|seconds?|weeks?|months?|wall[- ]clock)\b", re.I),
+    ),
+    (re.compile(r"\b(?:epochs?|iterations? (?:of training|were))\b", re.I), re.compile(r"\bepochs?\b", re.I)),
+    (re.compile(r"\bhyper-?parameters?\b", re.I), re.compile(r"hyper-?parameter", re.I)),
+    (
+        re.compile(r"\b(?:optimi[sz]er|adam|adamw)\b.*\b(?:use|used|train)", re.I),
+        re.compile(r"\b(?:adam|adamw|sgd|optimi[sz]er)\b", re.I),
+    ),
+    (re.compile(r"\b(?:when was|what year|published|release date)\b", re.I), re.compile(r"\b(?:19|20)\d\d\b")),
+    (re.compile(r"\b(?:funded|funding|grant)\b", re.I), re.compile(r"\b(?:fund|grant)", re.I)),
+    (re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
+]
+_ASKS_NUMBER = re.compile(
+    r"\b(?:how many|how much|how large|how big|how fast|what (?:percentage|percent|fraction|number|size|proportion)"
+    r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
+    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,2}(?:rate|size|year|dimension|temperature|threshold|budget)s?)\b",
+    re.I,
+)
+
+
+# "how many annotators", "what codebook size", "how much memory": the number must be a
+# number of that thing, so one sentence has to hold both.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*s)\b", re.I)
+_WHAT_MEASURE = re.compile(
+    r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?([a-z][\w-]*)\s+"
+    r"(?:size|count|degree|dimension|rate|ratio|budget)s?\b",
+    re.I,
+)
+_HOW_MUCH = re.compile(
+    r"\bhow\s+much\s+(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b", re.I
+)
+_PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)
+_HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
+# "which datasets did they evaluate on", "names of the models used": named things are asked.
+_ENTITY_ASK = re.compile(
+    r"\b(?:which|what|names?\s+of)\b[^?]{0,40}?\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
+    r"|baselines?|languages?|corpora|corpus)"
+    # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
+    r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it)\b|\s*[?,])",
+    re.I,
+)
+_ENTITY_VERB = re.compile(
+    r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
+    r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked)\b",
+    re.I,
+)
+# A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
+_NAME = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][\w.-]*|[A-Z][\w]*\d[\w.-]*|[A-Z]{2,}[\w.-]*|[A-Za-z]+-\d[\w.-]*)")
+_NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
+_SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
+_COMPARATIVES = {
+    "more",
+    "less",
+    "cheaper",
+    "faster",
+    "better",
+    "larger",
+    "smaller",
+    "higher",
+    "lower",
+    "greater",
+    "fewer",
+    "longer",
+    "shorter",
+    "bigger",
+    "easier",
+    "harder",
+    "stronger",
+    "weaker",
+    "worse",
+}
+# The main ask is the question's first wh-word: "which quantity … how much each …" asks a name.
+_FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Need:
+    """Something one evidence sentence must contain for the question to be answered."""
+
+    name: str
+    met_by: Callable[[str], bool]
+
+
+def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda sentence: pattern.search(sentence) is not None
+
+
+def _all(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda sentence: all(c(sentence) for c in checks)
+
+
+def _mentions(word: str) -> Callable[[str], bool]:
+    stems = set(content_stems(word))
+    return lambda sentence: bool(stems) and stems <= set(content_stems(sentence))
+
+
+def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
+    def check(sentence: str) -> bool:
+        return any(len(m.group(0)) >= _NAME_MIN and m.group(0).lower() not in exclude for m in _NAME.finditer(sentence))
+
+    return check
+
+
+def _any(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda sentence: any(c(sentence) for c in checks)
+
+
+def _quantities(question: str) -> list[str]:
+    """The things a number is asked of ("how many annotators … and how many tasks")."""
+    out = []
+    for pattern in (_HOW_MANY, _WHAT_MEASURE, _HOW_MUCH):
+        for m in pattern.finditer(question):
+            word = m.group(1).lower()
+            if word not in _SKIP_NOUNS and word not in _COMPARATIVES:
+                out.append(m.group(1))
+    return list(dict.fromkeys(out))
+
+
+def _asks_number_first(question: str) -> bool:
+    wh = _FIRST_WH.search(question)
+    m = _ASKS_NUMBER.search(question)
+    return m is not None and (wh is None or m.start() <= wh.start() + 1)
+
+
+def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
+    """What the evidence must contain for this question to be answered. `text` is the
+    paper's abstract: a thing the question counts must be named beside its number only if
+    the paper names it at all (otherwise the question paraphrases it)."""
+    out = [Need(ask.pattern, _matches(need)) for ask, need in DETAIL_ASKS if ask.search(question)]
+    if _asks_number_first(question):
+        has_number = _matches(_HAS_NUMBER)
+        nouns = [n for n in _quantities(question) if _mentions(n)(text)]
+        out += [Need(f"a number of {n}", _all(has_number, _mentions(n))) for n in nouns] or [
+            Need("a number", has_number)
+        ]
+    if _PERCENT.search(question):
+        out.append(Need("a percentage", _matches(_HAS_PERCENT)))
+    m = _ENTITY_ASK.search(question)
+    if m and _ENTITY_VERB.search(question):
+        known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}
+        verbs = [_mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
+        about = _any(_mentions(m.group(1)), *verbs)
+        out.append(Need(f"names of {m.group(1)}", _all(about, _names_other_than(known))))
+    return out

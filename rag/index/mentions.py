@@ -1,0 +1,64 @@
+"""Where a text names indexed papers: by label (the name a paper coins), by the head of its
+title ("Large Language Monkeys: …"), or by a run of title words few other titles share."""
+
+from __future__ import annotations
+
+import re
+
+from rag.text.normalize import words
+from rag.types import Paper
+
+TITLE_RUN = 3  # words in a run of title words that names a paper
+TITLE_RUN_MAX_PAPERS = 2  # a run shared by more titles names none of them
+_STOP = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "with", "to", "via", "by", "from", "is", "are", "at"}
+
+
+def _phrase(text: str) -> str:
+    return " ".join(words(text))
+
+
+class Mentions:
+    """Built once per snapshot; `find` costs one pass over the text's word runs."""
+
+    def __init__(self, papers: dict[str, Paper]) -> None:
+        self.labels: dict[str, set[str]] = {}  # label as written -> papers (case-sensitive)
+        self.heads: dict[str, set[str]] = {}  # lowercased word phrase -> papers
+        self.runs: dict[tuple[str, ...], set[str]] = {}
+        for pid, p in papers.items():
+            if len(p.label) >= 3:
+                self.labels.setdefault(p.label, set()).add(pid)
+            if not p.title:
+                continue
+            head = p.title.split(":", 1)[0] if ":" in p.title else ""
+            for phrase in {_phrase(p.title), _phrase(head)} - {""}:
+                self.heads.setdefault(phrase, set()).add(pid)
+            ws = words(p.title)
+            for i in range(len(ws) - TITLE_RUN + 1):
+                run = tuple(ws[i : i + TITLE_RUN])
+                if sum(w not in _STOP for w in run) >= 2:
+                    self.runs.setdefault(run, set()).add(pid)
+        self.runs = {k: v for k, v in self.runs.items() if len(v) <= TITLE_RUN_MAX_PAPERS}
+
+    def find(self, text: str) -> list[str]:
+        """Papers the text names, in order of first mention; labels and title heads first,
+        runs of title words only when neither names anything."""
+        strong: dict[str, int] = {}
+        for label, pids in self.labels.items():
+            m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) if label in text else None
+            if m:
+                for pid in pids:
+                    strong.setdefault(pid, m.start())
+        ws = words(text)
+        joined = " " + " ".join(ws) + " "
+        for phrase, pids in self.heads.items():
+            k = joined.find(f" {phrase} ")
+            if k >= 0 and len(phrase.split()) >= 2:
+                for pid in pids:
+                    strong.setdefault(pid, len(text) * k // max(1, len(joined)))
+        if strong:
+            return sorted(strong, key=lambda p: (strong[p], p))
+        weak: dict[str, int] = {}
+        for i in range(len(ws) - TITLE_RUN + 1):
+            for pid in self.runs.get(tuple(ws[i : i + TITLE_RUN]), ()):
+                weak.setdefault(pid, i)
+        return sorted(weak, key=lambda p: (weak[p], p))

@@ -88,6 +88,28 @@ def real_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     shutil.rmtree(home, ignore_errors=True)
 
 
+SCALE_ABSTRACTS = 1000  # the first N real abstracts of eval/corpora, for quality at scale
+
+
+@pytest.fixture(scope="session")
+def scale_engine(real_engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The shipped corpus plus the first 1,000 real abstracts, indexed once per session with
+    the real model (shared by the scale gate and the bench test). The slice keeps the
+    corpus file's name, so paper ids are those of the full corpus."""
+    from rag.evaluation.corpus_index import corpus_engine
+
+    root = tmp_path_factory.mktemp("scale")
+    lines = (EVAL / "corpora" / "proceedings_2024_2025.jsonl").read_text(encoding="utf-8").splitlines()
+    part = root / "corpus" / "proceedings_2024_2025.jsonl"
+    part.parent.mkdir()
+    part.write_text("\n".join(lines[:SCALE_ABSTRACTS]) + "\n", encoding="utf-8")
+    settings = real_engine.settings.model_copy(update={"home": root / "home"})
+    engine, _ = corpus_engine(settings, [part], embedder=real_engine.embedder)
+    engine.warm()
+    yield engine
+    shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.fixture
 def cli_env(tmp_path: Path) -> dict[str, str]:
     env = dict(os.environ)

@@ -1,4 +1,4 @@
-"""`rag eval` end to end with the real model, and the CI gate on the frozen test set."""
+"""`rag eval` end to end with the real model (the quality gate is tests/test_eval_gate.py)."""
 
 from __future__ import annotations
 
@@ -11,37 +11,9 @@ from pathlib import Path
 import pytest
 
 from rag.engine import Engine
-from rag.evaluation.evalset import load_set
-from rag.evaluation.report import gate, run_cases, write_run
 from tests.conftest import EVAL
 
 pytestmark = pytest.mark.slow
-
-# Raise these as the system improves; never lower them to pass.
-GATE = {
-    "hit@1": 0.95,
-    "recall@5": 0.98,
-    "citation_precision": 0.90,
-    "citation_recall": 0.90,
-    "fact_recall": 0.80,
-    "set_recall": 0.75,
-    "followup_hit@1": 0.80,
-    "refusal_f1": 0.85,
-    "fabricated_citations": 0,
-}
-
-
-def test_gate_on_frozen_test_set(real_engine: Engine, tmp_path: Path) -> None:
-    cases = load_set(EVAL / "test.jsonl")
-
-    def one(case):  # type: ignore[no-untyped-def]
-        history = [t.model_dump(exclude_none=True) for t in case.history] or None
-        return real_engine.ask(case.question, history=history)
-
-    rows = run_cases(cases, one, progress=False)
-    abstracts = {pid: p.abstract for pid, p in real_engine.retriever.snapshot.papers.items()}
-    report = write_run(cases, rows, abstracts, tmp_path / "run", "gate")
-    assert gate(report, GATE) == [], (tmp_path / "run" / "report.md").read_text()
 
 
 def rag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,5 @@
-"""Real model, real Chroma, the shipped 57 abstracts: retrieval and refusal quality."""
+"""Real model, real Chroma, the shipped 57 abstracts: retrieval quality and cited, verbatim
+answers (refusal and answer quality are gated in tests/test_eval_gate.py)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,16 @@ import pytest
 
 from rag.engine import Engine
 from rag.text.normalize import match_form
-from tests.conftest import EVAL, TESTDATA, load_jsonl
+from tests.conftest import EVAL, load_jsonl
 
 pytestmark = pytest.mark.slow
 
 TEST = load_jsonl(EVAL / "test.jsonl")
 SINGLES = [q for q in TEST if q["type"] == "single"]
-UNANSWERABLE = [q for q in TEST if q["type"] == "unanswerable"] + load_jsonl(TESTDATA / "unanswerable_extra.jsonl")
-ANSWERABLE = [q for q in TEST if q["type"] != "unanswerable"]
 
 
 def test_question_sets_cover_what_we_claim() -> None:
-    assert len({q["gold_ids"][0] for q in SINGLES}) == 57  # one paraphrased question per paper
-    assert len(UNANSWERABLE) >= 20
+    assert len({q["gold_ids"][0] for q in SINGLES}) == 57  # at least one question per paper
 
 
 def test_right_paper_first_for_95_percent(real_engine: Engine) -> None:
@@ -48,13 +46,6 @@ def test_hybrid_at_least_as_good_as_each_part(real_engine: Engine) -> None:
     for part in ("dense", "bm25"):
         other = _rank_metrics(real_engine, part)
         assert hybrid[0] >= other[0] and hybrid[1] >= other[1] - 1e-9, (part, hybrid, other)
-
-
-def test_refusals(real_engine: Engine) -> None:
-    refused = [q["id"] for q in UNANSWERABLE if real_engine.ask(q["question"]).refused]
-    wrongly = [q["id"] for q in ANSWERABLE if real_engine.ask(q["question"], history=q.get("history")).refused]
-    assert len(refused) / len(UNANSWERABLE) >= 0.80, sorted({q["id"] for q in UNANSWERABLE} - set(refused))
-    assert len(wrongly) / len(ANSWERABLE) <= 0.10, wrongly
 
 
 @pytest.mark.parametrize("q", SINGLES[::6] + [q for q in TEST if q["type"] in ("multi", "followup")][:6], ids=str)

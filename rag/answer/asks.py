@@ -44,9 +44,10 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
 ]
 _ASKS_NUMBER = re.compile(
-    r"\b(?:how many|how much|how large|how big|how fast|what (?:percentage|percent|fraction|number|size|proportion)"
+    r"\b(?:how many|how much|how large|how big|what (?:percentage|percent|fraction|number|size|proportion)"
     r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
-    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,2}(?:rate|size|year|dimension|temperature|threshold|budget)s?)\b",
+    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:rate|size|year|dimension|temperature|threshold|budget|count|degree"
+    r"|speed-?up|exponent)s?)\b",
     re.I,
 )
 
@@ -56,7 +57,7 @@ _ASKS_NUMBER = re.compile(
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*s)\b", re.I)
 _WHAT_MEASURE = re.compile(
     r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?([a-z][\w-]*)\s+"
-    r"(?:size|count|degree|dimension|rate|ratio|budget)s?\b",
+    r"(?:size|count|degree|dimension|rate|ratio|budget|exponent)s?\b",
     re.I,
 )
 _HOW_MUCH = re.compile(
@@ -127,6 +128,22 @@ def _mentions(word: str) -> Callable[[str], bool]:
     return lambda sentence: bool(stems) and stems <= set(content_stems(sentence))
 
 
+NUMBER_NEAR = 4  # words between a number and the thing it counts ("8 different tasks")
+
+
+def _number_near(noun: str) -> Callable[[str], bool]:
+    """A number within a few words of `noun` ("6,658 questions", "saves over 6 months")."""
+    stems = set(content_stems(noun))
+
+    def check(sentence: str) -> bool:
+        tokens = re.findall(r"[\w.,%-]+", sentence)
+        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
+        at_number = [i for i, t in enumerate(tokens) if _HAS_NUMBER.search(t)]
+        return any(abs(i - j) <= NUMBER_NEAR for i in at_noun for j in at_number)
+
+    return check
+
+
 def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     def check(sentence: str) -> bool:
         return any(len(m.group(0)) >= _NAME_MIN and m.group(0).lower() not in exclude for m in _NAME.finditer(sentence))
@@ -163,14 +180,14 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     if _asks_number_first(question):
         has_number = _matches(_HAS_NUMBER)
         nouns = [n for n in _quantities(question) if _mentions(n)(text)]
-        out += [Need(f"a number of {n}", _all(has_number, _mentions(n))) for n in nouns] or [
-            Need("a number", has_number)
-        ]
+        out += [Need(f"a number of {n}", _number_near(n)) for n in nouns] or [Need("a number", has_number)]
     if _PERCENT.search(question):
         out.append(Need("a percentage", _matches(_HAS_PERCENT)))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}
+        # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
+        known |= {n.lower() for n in _NAME.findall(text) if text.count(n) >= 2}
         verbs = [_mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
         about = _any(_mentions(m.group(1)), *verbs)
         out.append(Need(f"names of {m.group(1)}", _all(about, _names_other_than(known))))

@@ -39,6 +39,7 @@ class Focus:
     papers: list[str] = field(default_factory=list)
     explicit: bool = False  # the question itself points at these papers
     why: str = ""
+    discussed: list[str] = field(default_factory=list)  # every paper the conversation named
 
 
 def turn_papers(turn: dict[str, object], snap: Snapshot) -> list[str]:
@@ -69,7 +70,9 @@ def pointed_papers(question: str, per_turn: list[list[str]], snap: Snapshot) -> 
     if k is None:
         return None
     listed = per_turn[k]
-    singled = [p for turn in per_turn[k + 1 :] for p in turn if p in listed]
+    # "Setting X aside, … the other one": a later turn or the question itself singles X out.
+    later = [p for turn in per_turn[k + 1 :] for p in turn] + snap.mentions.find(question, strong_only=True)
+    singled = [p for p in dict.fromkeys(later) if p in listed]
     found = by_position(question, listed, singled)
     if found is None:
         found = by_name(set(content_stems(question)), listed, _name_stems(listed, snap))
@@ -86,14 +89,15 @@ def resolve_focus(query: Query, retriever: Retriever) -> Focus:
         return Focus()
     snap = retriever.snapshot
     per_turn = [turn_papers(t, snap) for t in history]
+    discussed = list(dict.fromkeys(p for turn in per_turn for p in turn))
     pointed = pointed_papers(query.question, per_turn, snap)
     if pointed:
-        return Focus(pointed, explicit=True, why=f"the question points at {pointed}")
+        return Focus(pointed, explicit=True, why=f"the question points at {pointed}", discussed=discussed)
     # The last exchange decides: an older turn's paper is not what "it" means after the
     # conversation moved on, even when the last answer named its paper in words we miss.
     recent = next((p for p in reversed(per_turn[-2:]) if p), None)
     if recent:
-        return Focus(recent, why=f"the conversation was last about {recent}")
+        return Focus(recent, why=f"the conversation was last about {recent}", discussed=discussed)
     text = " ".join(str(t.get("content", "")) for t in history[-2:])
     if not text.strip():
         return Focus()

@@ -57,14 +57,7 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         query = query.model_copy(update={"question": check_question(query.question)})
         focus = resolve_focus(query, retriever) if query.history else Focus()
         standalone = _names_another_paper(query.question, focus, retriever)
-        use = focus.papers if focus.explicit or (is_referring(query.question) and not standalone) else []
-        why = [f"follow-up: {focus.why}"] if use else []
-        a = compose(query, use, retriever)
-        if a.refused and focus.papers and not use and not standalone:
-            retry = compose(query, focus.papers, retriever)
-            if not retry.refused:
-                why.append(f"answered in the context of the conversation: {focus.why}")
-                a = retry
+        a, why = _in_context(query, focus, standalone, retriever)
         if query.explain:
             a.explain = why + (a.explain or [])
         a.note = language_note(query.question, a.note)  # English-only corpus and model: say so
@@ -72,23 +65,44 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         return a
 
 
+def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriever) -> tuple[Answer, list[str]]:
+    """Answer a question of a conversation. One that refers back, or points at papers, is
+    answered from them; one that does not is still answered from the paper under discussion
+    when that paper answers it on its own merits (with thousands of papers indexed, a
+    question's own best match is often a stranger); else it stands alone, with a last,
+    lenient try in the conversation's context before refusing."""
+    if not focus.papers or standalone:
+        return compose(query, [], retriever), []
+    if focus.explicit or is_referring(query.question):
+        return compose(query, focus.papers, retriever), [f"follow-up: {focus.why}"]
+    a = compose(query, focus.papers, retriever, lenient=False)
+    if not a.refused:
+        return a, [f"in the conversation's context: {focus.why}"]
+    a = compose(query, [], retriever)
+    if a.refused:
+        retry = compose(query, focus.papers, retriever)
+        if not retry.refused:
+            return retry, [f"answered in the context of the conversation: {focus.why}"]
+    return a, []
+
+
 def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> bool:
     """The question names a paper the conversation was not about: it stands on its own."""
     if moves_on(question):
         return True
     snap = retriever.snapshot
-    named = set(snap.mentions.find(question)) | snap.named_in(question)
+    named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question)
     if named:
-        return not named <= set(focus.papers)
+        return not named <= set(focus.papers) | set(focus.discussed)
     return snap.names_any(question) and not focus.explicit
 
 
-def compose(query: Query, focus: list[str], retriever: Retriever) -> Answer:
+def compose(query: Query, focus: list[str], retriever: Retriever, *, lenient: bool = True) -> Answer:
     """Retrieve, select evidence per candidate paper, keep the answerable ones, cite them."""
     r = _retrieve(query, focus, retriever)
     why = _explain(r, query.top_k) if query.explain else []
     multi = is_multi(query.question) and not focus
-    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why)
+    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, lenient=lenient)
     a = _build(query.question, accepted, multi, retriever)
     a.sources = [Source(paper_id=h.paper_id, score=h.score) for h in r.hits]
     if a.refused:
@@ -113,7 +127,15 @@ def _retrieve(query: Query, focus: list[str], retriever: Retriever) -> Retrieval
 
 
 def _accept(
-    question: str, r: Retrieval, focus: list[str], multi: bool, top_k: int, retriever: Retriever, why: list[str]
+    question: str,
+    r: Retrieval,
+    focus: list[str],
+    multi: bool,
+    top_k: int,
+    retriever: Retriever,
+    why: list[str],
+    *,
+    lenient: bool = True,
 ) -> _Accepted:
     """Candidate papers whose selected evidence passes the answerability check."""
     snap = retriever.snapshot
@@ -134,7 +156,7 @@ def _accept(
             [q for _, q, _ in ev],
             snap.vocabulary,
             paper_text=snap.papers[h.paper_id].abstract,
-            followup=bool(focus),
+            followup=bool(focus) and lenient,
         )
         why.append(f"answerability {h.paper_id}: {f}")
         # In a "which papers" answer, a further paper needs only to be on the theme: a question

@@ -48,10 +48,10 @@ def check_leaks(cases: list[EvalCase], other: list[EvalCase], abstracts: dict[st
     problems: list[str] = []
     notes: list[str] = []
     other_sets = {frozenset(o.gold_ids): o.id for o in other if o.type == "multi"}
-    other_pairs: dict[tuple[str, str], str] = {}
+    other_pairs: dict[tuple[str, str], EvalCase] = {}
     for o in other:
         for pair in evidence_pairs(o, abstracts):
-            other_pairs.setdefault(pair, o.id)
+            other_pairs.setdefault(pair, o)
     for c in cases:
         for o in other:
             j, run = jaccard(c.question, o.question), shared_run(c.question, o.question)
@@ -62,11 +62,12 @@ def check_leaks(cases: list[EvalCase], other: list[EvalCase], abstracts: dict[st
         if c.type == "multi" and frozenset(c.gold_ids) in other_sets:
             problems.append(f"{c.id}: same multi-paper gold set as {other_sets[frozenset(c.gold_ids)]}")
         for pid, ev in sorted(evidence_pairs(c, abstracts)):
-            hit = other_pairs.get((pid, ev))
-            if hit is None:
+            o = other_pairs.get((pid, ev))
+            if o is None:
                 continue
-            if c.shared_evidence:
-                notes.append(f"{c.id}: shares its evidence on {pid} with {hit} ({c.shared_evidence})")
+            reason = c.shared_evidence or o.shared_evidence  # either row may say why
+            if reason:
+                notes.append(f"{c.id}: shares its evidence on {pid} with {o.id} ({reason})")
             else:
-                problems.append(f"{c.id}: same evidence sentence on {pid} as {hit}")
+                problems.append(f"{c.id}: same evidence sentence on {pid} as {o.id}")
     return problems, notes

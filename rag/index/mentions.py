@@ -1,15 +1,19 @@
 """Where a text names indexed papers: by label (the name a paper coins), by the head of its
-title ("Large Language Monkeys: …"), or by a run of title words few other titles share."""
+title ("Large Language Monkeys: …"), by a run of title words few other titles share, or by a
+title word that is rare in the whole corpus ("upcycling")."""
 
 from __future__ import annotations
 
 import re
 
-from rag.text.normalize import words
+from rag.index.vocabulary import Vocabulary
+from rag.text.normalize import content_stems, words
 from rag.types import Paper
 
 TITLE_RUN = 3  # words in a run of title words that names a paper
 TITLE_RUN_MAX_PAPERS = 2  # a run shared by more titles names none of them
+RARE_WORD_MIN_LEN = 6
+RARE_WORD_MAX_ABSTRACTS = 3  # a title word this rare in the abstracts names its paper ("upcycling")
 _STOP = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "with", "to", "via", "by", "from", "is", "are", "at"}
 
 
@@ -17,10 +21,15 @@ def _phrase(text: str) -> str:
     return " ".join(words(text))
 
 
+def _tokens(text: str) -> list[str]:
+    """Lowercased words, hyphenated ones whole ("feed-forward" is one word of a run)."""
+    return re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower())
+
+
 class Mentions:
     """Built once per snapshot; `find` costs one pass over the text's word runs."""
 
-    def __init__(self, papers: dict[str, Paper]) -> None:
+    def __init__(self, papers: dict[str, Paper], vocab: Vocabulary) -> None:
         self.labels: dict[str, set[str]] = {}  # label as written -> papers (case-sensitive)
         self.heads: dict[str, set[str]] = {}  # lowercased word phrase -> papers
         self.runs: dict[tuple[str, ...], set[str]] = {}
@@ -32,16 +41,29 @@ class Mentions:
             head = p.title.split(":", 1)[0] if ":" in p.title else ""
             for phrase in {_phrase(p.title), _phrase(head)} - {""}:
                 self.heads.setdefault(phrase, set()).add(pid)
-            ws = words(p.title)
+            ws = _tokens(p.title)
             for i in range(len(ws) - TITLE_RUN + 1):
                 run = tuple(ws[i : i + TITLE_RUN])
                 if sum(w not in _STOP for w in run) >= 2:
                     self.runs.setdefault(run, set()).add(pid)
         self.runs = {k: v for k, v in self.runs.items() if len(v) <= TITLE_RUN_MAX_PAPERS}
+        title_df: dict[str, set[str]] = {}
+        for pid, p in papers.items():
+            for w in set(_tokens(p.title or "")):
+                if len(w) >= RARE_WORD_MIN_LEN and w.isalpha():
+                    title_df.setdefault(w, set()).add(pid)
+        self.rare = {
+            w: next(iter(pids))
+            for w, pids in title_df.items()
+            if len(pids) == 1
+            and content_stems(w)
+            and all(vocab.df.get(st, 0) <= RARE_WORD_MAX_ABSTRACTS for st in content_stems(w))
+        }
 
-    def find(self, text: str) -> list[str]:
+    def find(self, text: str, *, strong_only: bool = False) -> list[str]:
         """Papers the text names, in order of first mention; labels and title heads first,
-        runs of title words only when neither names anything."""
+        runs of title words and rare title words only when neither names anything (and not
+        with `strong_only`: a question's own words name a paper only by label or title)."""
         strong: dict[str, int] = {}
         for label, pids in self.labels.items():
             m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) if label in text else None
@@ -55,10 +77,14 @@ class Mentions:
             if k >= 0 and len(phrase.split()) >= 2:
                 for pid in pids:
                     strong.setdefault(pid, len(text) * k // max(1, len(joined)))
-        if strong:
+        if strong or strong_only:
             return sorted(strong, key=lambda p: (strong[p], p))
         weak: dict[str, int] = {}
+        ws = _tokens(text)
         for i in range(len(ws) - TITLE_RUN + 1):
             for pid in self.runs.get(tuple(ws[i : i + TITLE_RUN]), ()):
                 weak.setdefault(pid, i)
+        for i, w in enumerate(ws):
+            if w in self.rare:
+                weak.setdefault(self.rare[w], i)
         return sorted(weak, key=lambda p: (weak[p], p))

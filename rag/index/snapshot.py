@@ -60,7 +60,7 @@ class Snapshot:
     @cached_property
     def mentions(self) -> Mentions:
         """Finds the papers a text names (labels, title heads, distinctive title words)."""
-        return Mentions(self.papers)
+        return Mentions(self.papers, self.vocabulary)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:

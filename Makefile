@@ -9,6 +9,9 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 export GRADIO_ANALYTICS_ENABLED := False
+# llama.cpp built for this CPU (-march=native) uses AMX tiles where the CPU lists them, and a VM
+# that does not grant AMX state segfaults on the first multi-token decode: build for AVX2 instead.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
 .PHONY: run test setup lint bench clean browser
 

@@ -56,7 +56,12 @@ FLOORS_57: dict[str, float] = {
     "refusal_f1": 0.60,
     "set_recall": 0.52,
 }
-FLOORS_SCALE: dict[str, float] = {}
+FLOORS_SCALE: dict[str, float] = {
+    "fact_recall": 0.66,
+    "answer_focus": 0.49,
+    "answerable_refused": 0.10,
+    "set_recall": 0.40,
+}
 
 
 def figures(report: dict[str, Any]) -> dict[str, float]:

@@ -62,12 +62,12 @@ def check_leaks(cases: list[EvalCase], other: list[EvalCase], abstracts: dict[st
         if c.type == "multi" and frozenset(c.gold_ids) in other_sets:
             problems.append(f"{c.id}: same multi-paper gold set as {other_sets[frozenset(c.gold_ids)]}")
         for pid, ev in sorted(evidence_pairs(c, abstracts)):
-            o = other_pairs.get((pid, ev))
-            if o is None:
+            twin = other_pairs.get((pid, ev))
+            if twin is None:
                 continue
-            reason = c.shared_evidence or o.shared_evidence  # either row may say why
+            reason = c.shared_evidence or twin.shared_evidence  # either row may say why
             if reason:
-                notes.append(f"{c.id}: shares its evidence on {pid} with {o.id} ({reason})")
+                notes.append(f"{c.id}: shares its evidence on {pid} with {twin.id} ({reason})")
             else:
-                problems.append(f"{c.id}: same evidence sentence on {pid} as {o.id}")
+                problems.append(f"{c.id}: same evidence sentence on {pid} as {twin.id}")
     return problems, notes

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rag.answer.cite import supports
+from rag.evaluation.stats import percentile, refusal_prf
 from rag.text.normalize import clean, is_verbatim, match_form
 
 _MARKERS = re.compile(r"((?:\s*\[\d+\])+)")
@@ -128,27 +129,6 @@ def citation_scores(
     precision = good / pairs if pairs else 0.0
     recall = supported / len(sentences) if sentences else 0.0
     return precision, recall, fabricated
-
-
-# --- refusal -------------------------------------------------------------------------
-def refusal_prf(truth: Sequence[bool], predicted: Sequence[bool]) -> tuple[float, float, float]:
-    """Precision, recall, F1 with "unanswerable" as the positive class."""
-    tp = sum(t and p for t, p in zip(truth, predicted, strict=True))
-    fp = sum((not t) and p for t, p in zip(truth, predicted, strict=True))
-    fn = sum(t and not p for t, p in zip(truth, predicted, strict=True))
-    prec = tp / (tp + fp) if tp + fp else 0.0
-    rec = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-    return prec, rec, f1
-
-
-def percentile(xs: Sequence[float], p: float) -> float:
-    if not xs:
-        return 0.0
-    s = sorted(xs)
-    k = (len(s) - 1) * p / 100
-    lo, hi = math.floor(k), math.ceil(k)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 # --- per question, then aggregate ----------------------------------------------------

@@ -146,7 +146,8 @@ def _number_near(noun: str) -> Callable[[str], bool]:
 
 def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     def check(sentence: str) -> bool:
-        return any(len(m.group(0)) >= _NAME_MIN and m.group(0).lower() not in exclude for m in _NAME.finditer(sentence))
+        names = (m.group(0).rstrip(".-") for m in _NAME.finditer(sentence))  # "FooNet." ends a sentence
+        return any(len(n) >= _NAME_MIN and n.lower() not in exclude for n in names)
 
     return check
 

@@ -7,8 +7,8 @@ shared (paper, evidence sentence) pair unless the row says why (`shared_evidence
 
 from __future__ import annotations
 
-from rag.evaluation.evalset import EvalCase
-from rag.text.normalize import content_stems, match_form, words
+from rag.evaluation.evalset import EvalCase, longest_shared_ngram
+from rag.text.normalize import content_stems, match_form
 
 JACCARD_MAX = 0.6
 RUN_MAX = 6
@@ -17,19 +17,6 @@ RUN_MAX = 6
 def jaccard(a: str, b: str) -> float:
     sa, sb = set(content_stems(a)), set(content_stems(b))
     return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
-
-
-def shared_run(a: str, b: str) -> int:
-    """Longest run of consecutive words the two texts share."""
-    wa, wb = words(a), words(b)
-    best = 0
-    for n in range(1, len(wa) + 1):
-        grams = {tuple(wb[i : i + n]) for i in range(len(wb) - n + 1)}
-        if any(tuple(wa[i : i + n]) in grams for i in range(len(wa) - n + 1)):
-            best = n
-        else:
-            break
-    return best
 
 
 def evidence_pairs(case: EvalCase, abstracts: dict[str, str]) -> set[tuple[str, str]]:
@@ -54,7 +41,7 @@ def check_leaks(cases: list[EvalCase], other: list[EvalCase], abstracts: dict[st
             other_pairs.setdefault(pair, o)
     for c in cases:
         for o in other:
-            j, run = jaccard(c.question, o.question), shared_run(c.question, o.question)
+            j, run = jaccard(c.question, o.question), longest_shared_ngram(c.question, o.question)
             if c.question.strip() == o.question.strip():
                 problems.append(f"{c.id}: same question as {o.id}")
             elif j >= JACCARD_MAX or run >= RUN_MAX:

@@ -64,19 +64,19 @@ class Mentions:
         """Papers the text names, in order of first mention; labels and title heads first,
         runs of title words and rare title words only when neither names anything (and not
         with `strong_only`: a question's own words name a paper only by label or title)."""
+        # Positions are word offsets, so labels and title heads order alike.
         strong: dict[str, int] = {}
         for label, pids in self.labels.items():
             m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) if label in text else None
             if m:
                 for pid in pids:
-                    strong.setdefault(pid, m.start())
-        ws = words(text)
-        joined = " " + " ".join(ws) + " "
+                    strong.setdefault(pid, len(words(text[: m.start()])))
+        joined = " " + " ".join(words(text)) + " "
         for phrase, pids in self.heads.items():
             k = joined.find(f" {phrase} ")
             if k >= 0 and len(phrase.split()) >= 2:
                 for pid in pids:
-                    strong.setdefault(pid, len(text) * k // max(1, len(joined)))
+                    strong.setdefault(pid, joined[:k].count(" "))
         if strong or strong_only:
             return sorted(strong, key=lambda p: (strong[p], p))
         weak: dict[str, int] = {}

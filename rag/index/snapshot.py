@@ -21,7 +21,7 @@ from rag.index.chunks import node_to_paper
 from rag.index.mentions import Mentions
 from rag.index.store import Store, stamp_of
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import words
+from rag.text.normalize import content_stems, words
 from rag.types import Paper
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,14 @@ class Snapshot:
 
     @cached_property
     def _one_word_labels(self) -> set[str]:
-        return {p.label.lower() for p in self.papers.values() if " " not in p.label}
+        """One-word labels matched in any case, unless the word is common in the abstracts
+        (with thousands of papers some paper coins "GAP"; "gap" in a question names nobody)."""
+        df = self.vocabulary.df
+        return {
+            p.label.lower()
+            for p in self.papers.values()
+            if " " not in p.label and max((df.get(s, 0) for s in content_stems(p.label)), default=0) <= 2
+        }
 
     def named_in(self, question: str) -> set[str]:
         """Papers whose label the question contains (case-sensitive, whole words), found by

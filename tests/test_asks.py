@@ -1,0 +1,103 @@
+"""What a question asks for, and which evidence sentence meets that need."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rag.answer.asks import needs
+
+ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."
+OWN_ACRONYM = "CBMs explain predictions with concepts. We train CBMs on images."
+
+
+def met(question: str, sentence: str, *, label: str = "", text: str = "") -> bool:
+    """Every need of the question is met by the sentence."""
+    return all(n.met_by(sentence) for n in needs(question, label=label, text=text))
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "text", "names"),
+    [
+        ("How many annotators labelled the images?", "", ANNOTATED, ["a number of annotators"]),
+        ("How many annotators labelled the images?", "", "We crowdsource image labels.", ["a number"]),
+        ("What is the codebook size?", "", "Our codebook has 8192 entries.", ["a number of codebook"]),
+        ("What is the codebook size?", "", "", ["a number"]),
+        ("By what percentage does it reduce memory?", "", "", ["a number", "a percentage"]),
+        ("How much cheaper is training?", "", "Training is cheaper.", ["a number"]),  # no noun need
+        ("Which datasets was it evaluated on?", "FooNet", "", ["names of datasets"]),
+        ("Which two benchmark tasks are named in the evaluation?", "", "", []),  # head noun is 'tasks'
+        ("What is RLHF?", "", "", []),
+        ("Who proposed the method?", "", "", []),
+    ],
+)
+def test_need_kinds(question: str, label: str, text: str, names: list[str]) -> None:
+    assert [n.name for n in needs(question, label=label, text=text)] == names
+
+
+def test_first_wh_word_asking_a_name_needs_no_number() -> None:
+    q = "Which quantity does the optimizer use to measure how much each parameter contributes?"
+    assert not any("number" in n.name for n in needs(q, text="Each parameter contributes to the loss."))
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "text", "meets", "misses"),
+    [
+        ("How many annotators labelled the images?", "", ANNOTATED, "Images were labelled by 12 annotators.", "Annotators agreed."),
+        ("How many annotators labelled the images?", "", ANNOTATED, "Images were labelled by 12 annotators.", "We used 12 workers."),
+        ("How many annotators labelled the images?", "", "Crowd labels.", "We hired 12 crowd workers.", "Labels were crowdsourced."),
+        ("What is the codebook size?", "", "The codebook is learned.", "The codebook has 8192 entries.", "The codebook is learned jointly."),
+        ("By what percentage does it reduce memory?", "", "", "It cuts memory by 40%.", "It cuts memory by 40."),
+        ("By what percentage does it reduce memory?", "", "", "It cuts memory by 40 percent.", "It cuts memory a lot."),
+        ("How much cheaper is training?", "", "Training is cheaper.", "Training is 3x cheaper.", "Training is cheaper."),
+        ("Which datasets was it evaluated on?", "FooNet", "", "We evaluate on ImageNet-1K and GSM8K.", "We evaluate on standard datasets."),
+        ("Which datasets was it evaluated on?", "FooNet", "", "We evaluate on ImageNet-1K.", "We evaluate FooNet on ten datasets."),  # own label
+        ("Which datasets was it evaluated on?", "", OWN_ACRONYM, "We evaluate on CIFAR-10.", "We evaluate CBMs on three datasets."),  # recurring acronym
+        ("Which models were compared?", "", "", "We compare against LLaMA-3 and GPT-4.", "We compare SGD and Adam here."),  # too short
+        ("What learning rate was used?", "", "", "We use a learning rate of 3e-4.", "We use 3e-4."),
+        ("What batch size was used?", "", "", "A batch size of 256 is used.", "We use 256."),
+        ("How many GPUs were used?", "", "We train on 8 GPUs.", "We train on 8 GPUs.", "We train on many GPUs."),
+        ("What licence is the code released under?", "", "", "Code is released under the MIT license.", "Code is released."),
+        ("Which university are the authors from?", "", "", "Work done at the University of Oxford.", "Work done in Oxford."),
+        ("Who were the authors of the paper?", "", "", "Smith et al. proposed it.", "It was proposed in 2020."),
+        ("How long did training take?", "", "", "Training took 3 days.", "Training was fast."),
+        ("How many epochs was it trained for?", "", "", "We train for 90 epochs.", "We train for 90 steps."),
+        ("Which hyperparameters matter?", "", "", "The key hyper-parameter is depth.", "Depth matters."),
+        ("Which optimizer was used to train it?", "", "", "We train with AdamW.", "We train with care."),
+        ("When was it published?", "", "", "It appeared in 2021.", "It appeared recently."),
+        ("Who funded the work?", "", "", "Supported by an NSF grant.", "Supported by friends."),
+        ("How many random seeds were used?", "", "", "Results average 5 seeds.", "Results average 5 runs."),
+    ],
+)  # fmt: skip
+def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:
+    assert met(question, meets, label=label, text=text)
+    assert not met(question, misses, label=label, text=text)
+
+
+def test_own_label_at_sentence_end_is_no_dataset_name() -> None:
+    assert not met("Which datasets was it evaluated on?", "We evaluate FooNet.", label="FooNet")
+
+
+def test_short_acronym_at_sentence_end_is_no_name() -> None:
+    assert not met("Which models were compared?", "We compare against SGD.")
+
+
+@settings(derandomize=True, deadline=10000)
+@given(st.text(max_size=200), st.text(max_size=20), st.text(max_size=200), st.text(max_size=200))
+def test_needs_never_raises(question: str, label: str, text: str, sentence: str) -> None:
+    for n in needs(question, label=label, text=text):
+        assert isinstance(n.met_by(sentence), bool)
+
+
+QUESTION_BITS = (
+    "How many", "What is the", "Which datasets", "By what percentage", "How much", "learning rate", "GPUs",
+    "annotators", "size", "evaluated on", "?", ",", "ImageNet-1K", "used",
+)  # fmt: skip
+asky = st.sampled_from(QUESTION_BITS)
+
+
+@settings(derandomize=True, deadline=10000)
+@given(st.lists(st.one_of(asky, st.text(max_size=8)), max_size=12), st.text(max_size=100))
+def test_needs_never_raises_on_question_like_text(parts: list[str], sentence: str) -> None:
+    question = " ".join(parts)
+    for n in needs(question, label="FooNet", text=question):
+        assert isinstance(n.met_by(sentence), bool)

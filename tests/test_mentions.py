@@ -1,0 +1,91 @@
+"""Where a text names indexed papers: labels, title heads, title runs and rare title words."""
+
+import pytest
+
+from rag.index.mentions import Mentions
+from rag.index.vocabulary import Vocabulary
+from rag.types import Paper
+
+# Words most abstracts share, so they are neither rare nor distinctive.
+COMMON = "We train language models with scaling, sampling, inference compute, dense layers, laws, rewards and transfer memories."
+TITLES = {
+    "p1": ("FooNet", "Large Language Monkeys: Scaling Inference Compute with Repeated Sampling"),
+    "p2": ("BarGAN", "Sparse Upcycling of Dense Checkpoints"),
+    "p3": ("KV", "Feed-Forward Layers Are Key-Value Memories"),
+    "p4": ("Qux", "Scaling Laws for Neural Language Models"),
+    "p5": ("Zap", "Scaling Laws for Reward Model Overoptimization"),
+    "p6": ("Zop", "Scaling Laws for Transfer"),
+    "p7": ("Nil", None),
+    "p8": ("Ada", "Neural Language Models Revisited"),
+}
+PAPERS = {
+    pid: Paper(paper_id=pid, source="s", position=i + 1, abstract=f"{COMMON} Paper {i}.", label=label, title=title)
+    for i, (pid, (label, title)) in enumerate(TITLES.items())
+}
+MENTIONS = Mentions(PAPERS, Vocabulary(PAPERS))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # labels: case-sensitive, whole words only
+        ("FooNet beats BarGAN.", ["p1", "p2"]),
+        ("BarGAN, then **FooNet**", ["p2", "p1"]),  # order of first mention
+        ("foonet and bargan", []),
+        ("FooNets, FooNet-2 and pre-FooNet", []),
+        ("KV caches", []),  # labels under 3 characters are never matched
+        # title heads (before ':') and full titles, case-insensitive
+        ("What do Large Language Monkeys show?", ["p1"]),
+        ("large language MONKEYS", ["p1"]),
+        ("Read 'Sparse upcycling of dense checkpoints' first.", ["p2"]),
+        ("Scaling Laws for Transfer vs FooNet", ["p6", "p1"]),
+        ("FooNet vs Scaling Laws for Transfer", ["p1", "p6"]),
+        # runs of 3 title words shared by at most 2 titles
+        ("more inference compute helps", []),  # a 2-word run of the title is not enough
+        ("scaling inference compute matters", ["p1"]),  # all three words common
+        ("scaling laws for reward hacking", ["p5"]),
+        ("are neural language models big?", ["p4", "p8"]),  # a run of exactly two titles names both
+        ("scaling laws for everything", []),  # "scaling laws for" is in 3 titles
+        ("layers are key-value stores", ["p3"]),
+        # a title word rare in the abstracts and in one title only
+        ("we do upcycling here", ["p2"]),
+        ("what causes overoptimization?", ["p5"]),
+        # hyphenated words stay whole: "feed-forward" alone is no run
+        ("a feed-forward network with dense layers", []),
+        # common words name nothing
+        ("How do language models scale inference compute and sampling?", []),
+        ("Which memories transfer to dense layers?", []),
+        ("", []),
+    ],
+)
+def test_find(text: str, expected: list[str]) -> None:
+    assert MENTIONS.find(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we do upcycling here", []),  # rare word: weak
+        ("scaling inference compute matters", []),  # title run: weak
+        ("Compare Large Language Monkeys with BarGAN", ["p1", "p2"]),
+        ("FooNet and upcycling", ["p1"]),
+    ],
+)
+def test_strong_only_ignores_weak_tiers(text: str, expected: list[str]) -> None:
+    assert MENTIONS.find(text, strong_only=True) == expected
+
+
+def test_strong_mentions_hide_weak_ones() -> None:
+    assert MENTIONS.find("FooNet and upcycling") == ["p1"]
+
+
+def test_index_contents() -> None:
+    assert set(MENTIONS.labels) == {"FooNet", "BarGAN", "Qux", "Zap", "Zop", "Nil", "Ada"}
+    assert "large language monkeys" in MENTIONS.heads
+    assert ("scaling", "laws", "for") not in MENTIONS.runs
+    assert MENTIONS.rare.get("upcycling") == "p2"
+    assert "language" not in MENTIONS.rare and "sampling" not in MENTIONS.rare
+
+
+def test_order_survives_citation_markers() -> None:
+    assert MENTIONS.find("[1] [2] [3] [4] BarGAN; Large Language Monkeys") == ["p2", "p1"]

@@ -8,8 +8,8 @@ import re
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 _NOUN = r"(?:one|paper|work|method|approach|model|study|option|benchmark|framework|technique|result|entry|item)"
 _NTH = re.compile(rf"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+{_NOUN}\b", re.I)
-# "the last two (papers)", not "the first two stages": only a paper-like noun may follow.
-_FIRST_N = re.compile(rf"\bthe\s+(first|last)\s+(two|three)(?:\s+{_NOUN}s?\b|(?!\s+[a-z]))", re.I)
+# "the last two (papers)", "the first two prove …", not "the first two stages": no other plural noun.
+_FIRST_N = re.compile(rf"\bthe\s+(first|last)\s+(two|three)(?:\s+{_NOUN}s?\b|(?!\s+[a-z][\w-]*s\b))", re.I)
 # "both", "both of them", "both papers"; not "both images and text".
 _BOTH = re.compile(
     rf"\bboth\s+of\s+(?:them|these|those)\b(?!\s+[\w-]+\s+and\b)"

@@ -8,7 +8,9 @@ import threading
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
+from rag.answer.entail import EntailmentJudge
 from rag.answer.pipeline import ask as pipeline_ask
 from rag.errors import BackendUnavailable
 from rag.index.ingest import IngestReport, ingest
@@ -93,9 +95,28 @@ class Engine:
                     raise BackendUnavailable(f"unknown backend {backend!r}")
         return self._llms[backend]
 
-    def llm_options(self) -> dict[str, float | int]:
+    def llm_options(self) -> dict[str, Any]:
         s = self.settings
-        return {"max_tokens": s.llm_max_tokens, "temperature": s.llm_temperature, "timeout": s.llm_timeout}
+        opts: dict[str, Any] = {
+            "max_tokens": s.llm_max_tokens,
+            "temperature": s.llm_temperature,
+            "timeout": s.llm_timeout,
+        }
+        if s.verify_llm:
+            opts["entail"] = self.entailment_judge()
+        return opts
+
+    def entailment_judge(self) -> EntailmentJudge | None:
+        """The LLM judge of RAG_VERIFY_LLM (the openai endpoint), or None when it is off or
+        no endpoint is configured."""
+        s = self.settings
+        if not s.verify_llm:
+            return None
+        if not (s.llm_base_url and s.llm_model):
+            log.warning("RAG_VERIFY_LLM needs RAG_LLM_BASE_URL and RAG_LLM_MODEL; checking with the rules only")
+            return None
+        llm = self.llm("openai")
+        return EntailmentJudge(llm, timeout=s.llm_timeout) if llm else None
 
     def available_backends(self) -> list[str]:
         """Backends that can run here: extractive always; local if llama.cpp and a model are

@@ -71,6 +71,12 @@ class Settings(BaseSettings):
         "only while RAG_LLM_TIMEOUT lasts.",
     )
 
+    verify_llm: bool = Field(
+        False,
+        description="Also ask the OpenAI-compatible endpoint (RAG_LLM_BASE_URL, RAG_LLM_MODEL) whether the "
+        "evidence entails each LLM sentence that passes the rules; a 'no' drops it.",
+    )
+
     def store_options(self) -> dict[str, Any]:
         """Keyword arguments of `Store` (and `open_store`/`wipe_store`) for these settings."""
         return {

@@ -92,6 +92,7 @@ class SentenceCheck(BaseModel):
     citations: list[int] = Field(default_factory=list)
     supported: bool
     evidence_quote: str | None = None
+    reason: str | None = Field(None, description="Why the judge kept or dropped the sentence.")
 
 
 class Answer(BaseModel):

@@ -16,7 +16,7 @@ import gradio as gr
 
 from rag.engine import Engine
 from rag.settings import Settings
-from ui import chat, evaluate, papers
+from ui import chat, claims, evaluate, papers
 from ui.state import get_engine
 
 log = logging.getLogger(__name__)
@@ -131,6 +131,12 @@ def _papers_tab(filters: gr.Dropdown) -> gr.Dataframe:
         return msg, papers.papers_table(""), gr.update(choices=chat.filter_choices())
 
     ingest_btn.click(do_upload, upload, [ingest_status, table, filters], api_name="upload")
+
+    with gr.Accordion("Check claims", open=False):
+        claims_text = gr.Textbox(label="Sentences, each citing a paper as [paper_id]", lines=4, elem_id="claims-text")
+        claims_btn = gr.Button("Check claims")
+        claims_out = gr.HTML(elem_id="claims-result")
+    claims_btn.click(claims.check_claims_html, claims_text, claims_out, api_name="check_claims")
     return table
 
 

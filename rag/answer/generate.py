@@ -6,11 +6,13 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.entail import EntailmentJudge
 from rag.answer.prompts import build_messages
-from rag.answer.verify import EvidenceItem, markers_before_period, parse_output, verify_claim
+from rag.answer.verify import EvidenceItem, Verified, markers_before_period, parse_output, verify_claim
 from rag.models.deadline import with_deadline
 from rag.models.llm import ChatLLM, LLMError
 from rag.retrieval.retriever import Retriever
@@ -48,8 +50,10 @@ def pop_complete(buffer: str) -> tuple[list[str], str]:
 class _Verifier:
     """Verifies claims against the numbered evidence and renumbers citations per paper."""
 
-    def __init__(self, base: Answer, retriever: Retriever) -> None:
+    def __init__(self, base: Answer, retriever: Retriever, entail: EntailmentJudge | None = None) -> None:
         snap = retriever.snapshot
+        self.entail = entail
+        self.entail_error: str | None = None
         self.papers = snap.papers
         self.retriever = retriever
         self.evidence: dict[int, EvidenceItem] = {}
@@ -59,6 +63,7 @@ class _Verifier:
         pids = {e.paper_id for e in self.evidence.values()}
         self.paper_sentences = {pid: [q for _, q in snap.paper_quotes(pid)] for pid in pids}
         self.abstracts = {pid: self.papers[pid].abstract for pid in pids}
+        self.labels = {pid: self.papers[pid].label for pid in pids}
         self.builder = CitationBuilder()
         self.checks: list[SentenceCheck] = []
         self.released: list[str] = []
@@ -75,18 +80,42 @@ class _Verifier:
         self.refused |= refused
         out = []
         for claim in claims:
-            v = verify_claim(claim, self.evidence, self.paper_sentences, self.abstracts, self.cosine)
+            v = verify_claim(
+                claim, self.evidence, self.paper_sentences, self.abstracts, self.cosine, labels=self.labels
+            )
+            if v.supported and v.evidence_quote:
+                v = self.ask_llm_judge(v)
             if v.supported and v.paper_id and v.evidence_quote:
                 n = self.builder.cite(self.papers[v.paper_id], v.evidence_quote)
                 text = f"{claim.text} [{n}]"
                 self.released.append(text)
                 out.append(text)
                 self.checks.append(
-                    SentenceCheck(text=claim.text, citations=[n], supported=True, evidence_quote=v.evidence_quote)
+                    SentenceCheck(
+                        text=claim.text,
+                        citations=[n],
+                        supported=True,
+                        evidence_quote=v.evidence_quote,
+                        reason=v.reason,
+                    )
                 )
             else:
-                self.checks.append(SentenceCheck(text=claim.text, citations=[], supported=False))
+                self.checks.append(SentenceCheck(text=claim.text, citations=[], supported=False, reason=v.reason))
         return out
+
+    def ask_llm_judge(self, v: Verified) -> Verified:
+        """With RAG_VERIFY_LLM, a sentence the rules accept must also be entailed by its
+        evidence in the LLM judge's view; after one failure the rules decide alone."""
+        if self.entail is None or self.entail_error is not None or not v.evidence_quote:
+            return v
+        verdict = self.entail.check(v.text, display_sentence(v.evidence_quote))
+        if verdict.entailed is None:
+            self.entail_error = verdict.error
+            log.warning("%s; keeping the rules' decisions", verdict.error)
+            return v
+        if not verdict.entailed:
+            return replace(v, supported=False, reason="LLM judge: evidence does not entail it")
+        return replace(v, reason=f"{v.reason} (LLM judge: entailed)")
 
 
 def llm_answer(
@@ -101,17 +130,19 @@ def llm_answer(
     max_tokens: int = 256,
     temperature: float = 0.0,
     timeout: float = 60.0,
+    entail: EntailmentJudge | None = None,
 ) -> Answer:
     """`base` is the extractive answer (same retrieval and evidence); if it refused, the
     LLM is not called. Otherwise the LLM writes, and each sentence is released (via
     `on_sentence`) only once it is complete and verified. No supported sentence, or any LLM
-    failure, gives the extractive answer instead (`answer_source` "fallback")."""
+    failure, gives the extractive answer instead (`answer_source` "fallback"). With `entail`
+    (RAG_VERIFY_LLM), each sentence the rules accept is also put to the LLM judge."""
     base.backend = backend
     if base.refused:
         if on_sentence:
             on_sentence(base.answer)
         return base
-    v = _Verifier(base, retriever)
+    v = _Verifier(base, retriever, entail)
     messages = build_messages(question, v.numbered())
     try:
         first_token = _stream(llm, messages, v, t0, on_sentence, max_tokens, temperature, timeout)
@@ -119,7 +150,10 @@ def llm_answer(
         msg = str(e) if isinstance(e, LLMError) else f"the LLM failed: {type(e).__name__}"
         log.warning("%s; answering from the evidence instead", msg)
         return _fallback(base, t0, msg, on_sentence, v.released)
-    return _assemble(base, v, t0, first_token, on_sentence, retriever)
+    out = _assemble(base, v, t0, first_token, on_sentence, retriever)
+    if v.entail_error and not out.backend_error:
+        out.backend_error = f"{v.entail_error} (sentences checked by the rules only)"
+    return out
 
 
 def _stream(

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rag.answer.cite import lexical_support, numbers_supported, supports
+from rag.answer.judge import judge, lexical_support
+from rag.corpus.label import coined_name
 from rag.text.guard import instruction_like
 from rag.text.normalize import clean, sentence_spans
 from rag.types import REFUSAL
@@ -101,6 +102,7 @@ class Verified:
     supported: bool
     evidence_quote: str | None
     paper_id: str | None
+    reason: str | None = None  # the judge's reason (why kept, or why dropped)
 
 
 CosineFn = Callable[[str, str], float]
@@ -114,9 +116,12 @@ def verify_claim(
     cosine: CosineFn | None = None,
     *,
     repair: bool = True,
+    labels: dict[str, str] | None = None,
 ) -> Verified:
     """Keep only citations that exist; the claim is supported when a sentence of a cited
-    paper supports it (content words + embedding cosine) and all its numbers are in that paper.
+    paper supports it (`judge.judge`: numbers, names, negation, opposite predicates,
+    overclaims, then content words + embedding cosine). Unsupported claims carry the judge's
+    reason against the evidence they cite.
 
     With `repair`, a sentence that cites nothing valid (small models often drop markers) is
     checked against every evidence item and, if one supports it, cited to that one.
@@ -125,29 +130,27 @@ def verify_claim(
     if not cites and repair:
         cites = sorted(evidence)
     if instruction_like(claim.text):  # an LLM repeating an injected order is never released
-        return Verified(claim.text, cites, False, None, None)
-    best: tuple[float, str, str, int] | None = None
+        return Verified(claim.text, cites, False, None, None, "instruction-like sentence")
+    best: tuple[float, str, str, int, str | None] | None = None
+    first_reason: str | None = None
     for n in cites:
         pid = evidence[n].paper_id
-        if not numbers_supported(claim.text, abstracts.get(pid, "")):
-            continue
+        label = (labels or {}).get(pid) or coined_name(abstracts.get(pid, ""))
         candidates = [evidence[n].quote] + [s for s in paper_sentences.get(pid, []) if s != evidence[n].quote]
         for quote in candidates:
-            # Stricter than "in the paper": the numbers must be in the sentence it rests on.
-            if not numbers_supported(claim.text, quote):
-                continue
             # An injected instruction is in the cited paper, so the judge would accept a
             # claim that repeats it; it is never support (same test as the ingest flag).
             if instruction_like(quote):
                 continue
-            lex = lexical_support(claim.text, clean(quote))
-            cos = cosine(claim.text, clean(quote)) if cosine else 0.0
-            ok = supports(claim.text, clean(quote), source_text=abstracts.get(pid, ""), cosine=cos)
-            score = lex + cos
-            if ok and (best is None or score > best[0]):
-                best = (score, quote, pid, n)
+            q = clean(quote)
+            cos = cosine(claim.text, q) if cosine else 0.0
+            j = judge(claim.text, q, cosine=cos, similar=cosine, label=label)
+            first_reason = first_reason or j.reason
+            score = lexical_support(claim.text, q) + cos
+            if j.supported and (best is None or score > best[0]):
+                best = (score, quote, pid, n, j.reason)
     if best is None:
-        return Verified(claim.text, cites, False, None, None)
-    _, quote, pid, n = best
+        return Verified(claim.text, cites, False, None, None, first_reason or "no cited evidence")
+    _, quote, pid, n, reason = best
     kept = [m for m in cites if evidence[m].paper_id == pid] or [n]
-    return Verified(claim.text, kept, True, quote, pid)
+    return Verified(claim.text, kept, True, quote, pid, reason)

@@ -20,6 +20,7 @@ from rag.cli.commands import (
 )
 from rag.cli.eval import cmd_bench, cmd_eval
 from rag.cli.logs import RedactingFormatter, env_secrets
+from rag.cli.verify import add_verify_parser
 from rag.errors import BackendUnavailable, IndexCorrupt, StoreUnavailable, UsageError
 from rag.types import BACKENDS
 
@@ -119,6 +120,8 @@ def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     b.add_argument("--sizes", help="chunk counts of the synthetic indexes (default 1000,10000,100000)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
+
+    add_verify_parser(sub)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,214 @@
+"""The support judge's rules: each finds one meaning-bearing difference between a claim and
+the evidence sentence it cites (negation, opposite predicate, name, overclaim) and returns
+the reason, or None. Pure functions over `judge_text.tokens`."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from rag.answer.judge_text import Tok, _stemmer, is_negation, stems, tokens, window
+
+# Anchors of a predicate stay inside its clause; "as"/"when" also start a new one here
+# ("accuracy drops as complexity grows" has two predicates about different things).
+_ANCHOR_STOP = frozenset({"as", "when", "whereas", "while"})
+_PASSIVE_AUX = frozenset("is are was were be been being gets get".split())
+_PASSIVE_FLIP = frozenset("outperformed surpassed exceeded beaten beat".split())
+
+# Quantifiers and superlatives a claim may only use when the evidence says as much about
+# the same thing; a word licenses a cue of its own class.
+_CLAIM_CUES: dict[str, str] = {
+    **dict.fromkeys("all every each any whole entire universally regardless".split(), "universal"),
+    **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
+    **dict.fromkeys("completely fully totally perfectly entirely wholly impossible".split(), "total"),
+    **dict.fromkeys(
+        "best optimal optimally state-of-the-art sota unmatched unprecedented tight tightest".split(), "top"
+    ),
+}
+_LICENSERS: dict[str, set[str]] = {
+    "universal": set("all every each any whole entire universally regardless always".split()),
+    "always": set("always invariably consistently consistent inevitably never every all".split()),
+    "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
+                 "eliminate eliminating".split()),
+    "top": set("best optimal optimally optimize optimizes optimizing state-of-the-art sota top leading unmatched "
+               "unprecedented tight tightest first".split()),
+}  # fmt: skip
+_DEFINITE_CUES = {"only": "top", "most": "top", "first": "top"}  # cues only after "the": "the only …"
+WIDE_OVERLAP = 2  # words of a longer negated span the claim must restate (calibrated)
+_HEDGES = frozenset(
+    "may might could often tend tends sometimes occasionally appear appears seem seems suggest suggests partially "
+    "approximately roughly likely potentially".split()
+)
+_HEDGE_LICENSERS = _HEDGES | set(
+    "can some usually typically generally largely mostly frequently commonly possibly perhaps probably".split()
+)
+_SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
+
+
+@lru_cache(maxsize=1)
+def opposites() -> dict[str, list[tuple[int, int]]]:
+    """Surface word -> [(line, side)] from data/opposites.tsv."""
+    table: dict[str, list[tuple[int, int]]] = {}
+    text = resources.files("rag.answer").joinpath("data/opposites.tsv").read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    for i, line in enumerate(lines):
+        for side, words in enumerate(line.split("\t")[:2]):
+            for w in words.split():
+                table.setdefault(w.lower(), []).append((i, side))
+    return table
+
+
+def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3) -> set[str]:
+    """Content stems around a predicate, within its clause."""
+    out: set[str] = set()
+    for step in (1, -1):
+        j, got = i + step, 0
+        while 0 <= j < len(toks) and got < n and not _stops_anchor(toks[j]):
+            if toks[j].content and toks[j].word not in opposites():
+                out.add(toks[j].stem[:5])
+                got += 1
+            j += step
+    return out
+
+
+def _stops_anchor(tok: Tok) -> bool:
+    return tok.word in _ANCHOR_STOP or (tok.boundary and not tok.word.isalpha()) or tok.word in {"but", "which"}
+
+
+# --- negation ------------------------------------------------------------------------
+_NEG_PREFIX = re.compile(r"^(?:non-?|un|in|im|ir|il|dis)(?=[a-z]{4})")
+
+
+def _prefixed(tok: Tok, vocab: set[str]) -> str | None:
+    """The stem of "biased" for "unbiased" when it is a word of either text (a negation by prefix)."""
+    m = _NEG_PREFIX.match(tok.word)
+    base = stem_of(tok.word[m.end() :]) if m else None
+    return base if base in vocab else None
+
+
+def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[tuple[str, set[str]]]:
+    out = []
+    for i, t in enumerate(toks):
+        base = _prefixed(t, vocab)
+        if base:
+            out.append((t.word, {base} | window(toks, i, after=after)))
+            continue
+        if not is_negation(t):
+            continue
+        if t.word == "not" and i + 1 < len(toks) and toks[i + 1].word in {"only", "just", "merely"}:
+            continue  # "not only X but also Y" asserts X
+        out.append((t.word, window(toks, i, after=after)))
+    return out
+
+
+def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tuple[str, set[str], str]]:
+    """(word, scope, the first content stem it negates) of each scope."""
+    out = []
+    for word, scope in scopes:
+        i = next(k for k, t in enumerate(toks) if t.word == word)
+        m = _NEG_PREFIX.match(word)
+        if m and not is_negation(toks[i]):
+            head = stem_of(word[m.end() :])
+        else:
+            head = next((t.stem for t in toks[i + 1 :] if t.content), "")
+        out.append((word, scope, head))
+    return out
+
+
+def negation(claim: str, evidence: str) -> str | None:
+    """A negation in one text whose scope the other text states without one: the text with
+    more negations has one whose scope the other states and does not negate."""
+    c_toks, e_toks = tokens(claim), tokens(evidence)
+    c_stems, e_stems = stems(claim), stems(evidence)
+    vocab = c_stems | e_stems
+    c_scopes, e_scopes = _neg_scopes(c_toks, vocab), _neg_scopes(e_toks, vocab)
+    if len(c_scopes) > len(e_scopes):
+        for word, scope, head in _heads(c_toks, c_scopes):
+            if scope & e_stems and not any(head in es for _, es in e_scopes):
+                return f"negation mismatch: '{word}' not in evidence"
+    if len(e_scopes) > len(c_scopes):
+        wide = _neg_scopes(e_toks, vocab, after=8)
+        for (word, scope), (_, far) in zip(e_scopes, wide, strict=True):
+            hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
+            if hit and not any(far & cs for _, cs in c_scopes):
+                return f"negation mismatch: evidence says '{word}'"
+    return None
+
+
+# --- direction -----------------------------------------------------------------------
+def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str]]]:
+    """(word, lexicon line, side, anchors) of each opposable word; a passive
+    "is outperformed by" counts as the other side."""
+    table = opposites()
+    out = []
+    for i, t in enumerate(toks):
+        for line, side in table.get(t.word, []):
+            passive = (
+                t.word in _PASSIVE_FLIP
+                and i + 1 < len(toks)
+                and toks[i + 1].word == "by"
+                and any(toks[k].word in _PASSIVE_AUX for k in range(max(0, i - 3), i))
+            )
+            out.append((t.word, line, 1 - side if passive else side, _anchors(toks, i)))
+    return out
+
+
+def direction(claim: str, evidence: str) -> str | None:
+    """The claim's predicate about the same things as an evidence predicate is its opposite.
+    Each evidence predicate is matched to the claim predicate of its lexicon line that shares
+    the most anchor words (a tie goes to the same side)."""
+    c_preds = _predicates(tokens(claim))
+    for e_word, line, e_side, e_anchor in _predicates(tokens(evidence)):
+        best: tuple[int, int, str] | None = None
+        for c_word, c_line, c_side, c_anchor in c_preds:
+            if c_line != line:
+                continue
+            overlap = len(e_anchor & c_anchor)
+            key = (overlap, int(c_side == e_side), c_word)
+            if overlap and (best is None or key[:2] > best[:2]):
+                best = key
+        if best is not None and not best[1]:
+            return f"opposite predicate: {e_word}/{best[2]}"
+    return None
+
+
+# --- overclaim -----------------------------------------------------------------------
+def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
+    out = []
+    for i, t in enumerate(toks):
+        if t.word == "any" and any(is_negation(toks[k]) for k in range(max(0, i - 3), i)):
+            continue  # "without any", "not … any": no quantifier claim
+        if i and toks[i - 1].word in _SOFTENERS:
+            continue
+        cls = _CLAIM_CUES.get(t.word)
+        if cls is None and t.word in _DEFINITE_CUES and i and toks[i - 1].word == "the":
+            cls = _DEFINITE_CUES[t.word]
+        if cls:
+            out.append((t.word, cls, window(toks, i, after=2, clause=False)))
+    return out
+
+
+def overclaim(claim: str, evidence: str) -> str | None:
+    """A quantifier or superlative the evidence does not state about the same thing, or a
+    hedge of the evidence ("tend to", "often", "in some cases") dropped by the claim."""
+    e_toks = tokens(evidence)
+    e_words = {p for t in e_toks for p in (t.word, *t.word.split("-"))}
+    for word, cls, scope in _cues(tokens(claim)):
+        licensed = word in e_words or any(
+            t.word in _LICENSERS[cls] and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
+            for i, t in enumerate(e_toks)
+        )
+        if not licensed:
+            return f"overclaim: {word}"
+    c_words = {t.word for t in tokens(claim)}
+    c_stems = stems(claim)
+    if not c_words & _HEDGE_LICENSERS:
+        for i, t in enumerate(e_toks):
+            if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
+                return f"overclaim: drops '{t.word}'"
+    return None
+
+
+def stem_of(word: str) -> str:
+    return str(_stemmer().stemWord(word.lower()))

@@ -1,0 +1,114 @@
+"""The support judge's rules about terms: names of the claim missing from the evidence,
+swapped terms of a noun compound, and runs of content the evidence does not have."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from difflib import SequenceMatcher
+
+from rag.answer.judge_rules import opposites, stem_of
+from rag.answer.judge_text import Tok, stems, tokens
+
+
+# --- names ---------------------------------------------------------------------------
+def _evidence_words(evidence: str) -> set[str]:
+    out: set[str] = set()
+    for t in tokens(evidence):
+        for w in {t.word, *t.word.split("-"), t.word.replace("-", "")}:
+            out.update({w, w.removesuffix("s"), w.removesuffix("es")})
+    return out
+
+
+def _is_name(part: str, first: bool) -> bool:
+    if len(part) < 2 or part.isdigit():
+        return False
+    inner_caps = any(ch.isupper() for ch in part[1:])
+    return inner_caps or (part[0].isupper() and not first)
+
+
+_SELF_REFERENCE = re.compile(r"\b(?:we|our|us|it|its|this|the proposed|the resulting)\b", re.I)
+
+
+def names(claim: str, evidence: str, aliases: str | None = None) -> str | None:
+    """A capitalised, mixed-case or acronym term of the claim absent from the evidence.
+    `aliases` (the cited paper's own name for its method) counts as present when the evidence
+    refers to the paper's own work ("our method", "we", "it")."""
+    have = _evidence_words(evidence)
+    if aliases and _SELF_REFERENCE.search(evidence):
+        have |= _evidence_words(aliases)
+    toks = tokens(claim)
+    for i, t in enumerate(toks):
+        first = i == 0 or toks[i - 1].word in {".", ":", "!", "?", "("} or toks[i - 1].raw in {'"'}
+        for part in re.split(r"[-']", t.raw):
+            low = part.lower()
+            if _is_name(part, first) and not {low, low.removesuffix("s"), low.removesuffix("es")} & have:
+                return f"name not in evidence: {part}"
+    return None
+
+
+NOVEL_RUN_MAX = 3  # content words in a row that the evidence lacks (calibrated: faithful claims <= 3)
+
+
+def novel_content(claim: str, evidence: str, limit: int = NOVEL_RUN_MAX) -> str | None:
+    """A run of more than `limit` content words that the evidence does not have: added content."""
+    have = {st[:5] for st in stems(evidence)}
+    run: list[str] = []
+    for t in tokens(claim):
+        if t.boundary and t.word != "and":
+            run = []
+        elif t.content and t.stem[:5] not in have and not _parts(t.word) & have:
+            run.append(t.word)
+            if len(run) > limit:
+                return f"overclaim: adds '{' '.join(run)}'"
+        elif t.content:
+            run = []
+    return None
+
+
+# --- swapped terms -------------------------------------------------------------------
+SWAP_SIMILARITY = 0.7  # phrase cosine below which a swapped term is another thing (calibrated)
+Similar = Callable[[str, str], float]
+
+
+def _noun_like(word: str) -> bool:
+    """A word that can modify or head a noun compound: no adverb, gerund, comparative or
+    plural/third-person form ("rewrites", "models" are verbs or heads, not modifiers)."""
+    plural = word.endswith("s") and not word.endswith(("ss", "is", "us"))
+    return not (plural or word.endswith(("ly", "ing", "ed")) or word in opposites() or len(word) < 3)
+
+
+def _compound(toks: list[tuple[int, Tok]], lo: int, hi: int) -> bool:
+    """Content tokens lo..hi (hi = the head) are adjacent words of one noun compound."""
+    adjacent = all(toks[k + 1][0] == toks[k][0] + 1 for k in range(lo, hi))
+    head = toks[hi][1].word
+    return adjacent and all(_noun_like(t.word) for _, t in toks[lo:hi]) and head not in opposites()
+
+
+def _parts(word: str) -> set[str]:
+    return {stem_of(p)[:5] for p in word.split("-") if len(p) > 2}
+
+
+def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_SIMILARITY) -> str | None:
+    """A modifier of a noun compound replaced by another before the same head word ("grid
+    cells" -> "place cells", "covariance matrix" -> "transition matrix") whose embedding is
+    not close: a different concept, not a paraphrase."""
+    c = [(i, t) for i, t in enumerate(tokens(claim)) if t.content]
+    e = [(i, t) for i, t in enumerate(tokens(evidence)) if t.content]
+    c_stems, e_stems = {t.stem for _, t in c}, {t.stem for _, t in e}
+    e_prefixes = {st[:5] for st in stems(evidence)}
+    sm = SequenceMatcher(a=[t.stem for _, t in e], b=[t.stem for _, t in c], autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag != "replace" or i2 - i1 > 3 or j2 - j1 > 3 or i2 >= len(e) or j2 >= len(c):
+            continue
+        new = [t.word for _, t in c[j1:j2] if t.stem not in e_stems and not _parts(t.word) & e_prefixes]
+        gone = [t.word for _, t in e[i1:i2] if t.stem not in c_stems]
+        if not new or not gone or e[i2][1].stem != c[j2][1].stem:
+            continue
+        if not (_compound(e, i1, i2) and _compound(c, j1, j2)):
+            continue
+        before = " ".join(t.word for _, t in e[i1 : i2 + 1])
+        after = " ".join(t.word for _, t in c[j1 : j2 + 1])
+        if similar(before, after) < threshold:
+            return f"name not in evidence: {' '.join(new)}"
+    return None

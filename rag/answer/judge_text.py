@@ -1,0 +1,108 @@
+"""Text as the support judge sees it: LaTeX and markdown removed, words with stems and clauses."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+
+from rag.text.normalize import STOPWORDS, clean
+
+_LATEX_WRAP = re.compile(r"\\(?:textit|textbf|emph|text|mathrm|mathbf|mathcal|operatorname|em)\s*\{([^{}]*)\}")
+_LATEX_CMD = re.compile(r"\\([A-Za-z]+)")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,;:!?()\u2014\u2013]|\.(?!\d)")
+# Words that end the reach of a negation or quantifier: punctuation and clause connectives.
+_BOUNDARY = frozenset(
+    ", ; : ! ? ( ) — – but while whereas although though however yet and which because since so".split()
+)
+# Function words kept out of the content stems but not stopwords of the retriever.
+_EXTRA_STOP = frozenset("s t can may might must shall would could also even still well much just".split())
+_NEGATION_WORDS = frozenset(
+    """not no never none neither nor without cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
+    lack lacks lacking lacked unable absence absent fail fails failed failing eliminate eliminates eliminated
+    eliminating remove removes removed removing avoid avoids avoided avoiding obviate obviates obviating
+    bypass bypasses bypassing free frees freed freeing zero""".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+@dataclass(frozen=True)
+class Tok:
+    """One word (or punctuation mark) of a normalised text."""
+
+    word: str  # lowercase surface form, hyphens kept
+    raw: str  # as written (case kept)
+    stem: str
+    content: bool
+    boundary: bool
+
+
+def plain(text: str) -> str:
+    """Markdown, LaTeX commands, math delimiters and typographic quotes removed."""
+    text = clean(text or "")
+    for _ in range(3):
+        text = _LATEX_WRAP.sub(r"\1", text)
+    text = _LATEX_CMD.sub(r" \1 ", text)
+    text = re.sub(r"[${}^_~\\]", " ", text)
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    text = re.sub(r"---?", " — ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@lru_cache(maxsize=4096)
+def tokens(text: str) -> tuple[Tok, ...]:
+    """The words of `text` in order (lowercase, stemmed, content flag, clause boundaries)."""
+    out: list[Tok] = []
+    stem = _stemmer().stemWord
+    for m in _TOKEN.finditer(plain(text)):
+        raw = m.group(0)
+        word = re.sub(r"['’]s$", "", raw.lower())
+        boundary = word in _BOUNDARY or word == "."
+        content = (
+            not boundary
+            and word not in STOPWORDS
+            and word not in _EXTRA_STOP
+            and word not in _NEGATION_WORDS
+            and len(word) > 1
+            and not word.isdigit()
+        )
+        out.append(Tok(word, raw, stem(word), content, boundary))
+    return tuple(out)
+
+
+def stems(text: str) -> set[str]:
+    """Content stems, hyphenated words also by their parts."""
+    out: set[str] = set()
+    stem = _stemmer().stemWord
+    for t in tokens(text):
+        if t.content:
+            out.add(t.stem)
+            if "-" in t.word:
+                out.update(stem(p) for p in t.word.split("-") if len(p) > 1 and p not in STOPWORDS)
+    return out
+
+
+def window(toks: tuple[Tok, ...], i: int, *, before: int = 0, after: int = 4, clause: bool = True) -> set[str]:
+    """Content stems near token i (`after` following, `before` preceding); with `clause`,
+    stopping at a clause boundary."""
+    out: set[str] = set()
+    for step, limit in ((1, after), (-1, before)):
+        j, got = i + step, 0
+        while 0 <= j < len(toks) and got < limit:
+            if clause and toks[j].boundary:
+                break
+            if toks[j].content:
+                out.add(toks[j].stem)
+                got += 1
+            j += step
+    return out
+
+
+def is_negation(tok: Tok) -> bool:
+    return tok.word in _NEGATION_WORDS

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.answer.asks import needs
+from rag.answer.asks import ask_clause, needs, unknown_names
 
 ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."
 OWN_ACRONYM = "CBMs explain predictions with concepts. We train CBMs on images."
@@ -101,3 +101,46 @@ def test_needs_never_raises_on_question_like_text(parts: list[str], sentence: st
     question = " ".join(parts)
     for n in needs(question, label="FooNet", text=question):
         assert isinstance(n.met_by(sentence), bool)
+
+
+TEXT = "We study large language models trained with reinforcement learning on ImageNet-1K with GPU-optimized kernels."
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("How well does it do on CIFAR-10?", ["CIFAR-10"]),
+        ("Which LLM is used?", []),  # spelled out in the text
+        ("Which RL algorithm?", []),
+        ("What accuracy on ImageNet?", []),  # a prefix of ImageNet-1K
+        ("How many GPUs?", []),  # plural of a name the text uses
+        ("Does the LLM-driven repair fix SQL queries?", ["SQL"]),  # "-driven" is no part of the name
+        ("Is it better than GPT-4?", ["GPT-4"]),
+        ("what is the main result?", []),
+    ],
+)
+def test_unknown_names(question: str, unknown: list[str]) -> None:
+    assert unknown_names(question, TEXT) == unknown
+
+
+@pytest.mark.parametrize(
+    ("question", "clause"),
+    [
+        ("Which two?", "Which two?"),
+        ("A paper studies X. Which datasets does it use?", "Which datasets does it use?"),
+        (
+            "In bandits where actions can be erased, what two elements do the algorithms rest on?",
+            "what two elements do the algorithms rest on?",
+        ),
+        ("Summarise the method.", "Summarise the method."),
+    ],
+)
+def test_ask_clause(question: str, clause: str) -> None:
+    assert ask_clause(question) == clause
+
+
+@settings(derandomize=True, deadline=10000)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_ask_clause_and_names_never_raise(question: str, text: str) -> None:
+    assert isinstance(ask_clause(question), str)
+    assert isinstance(unknown_names(question, text), list)

@@ -107,6 +107,54 @@ _COMPARATIVES = {
 _FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", re.I)
 
 
+_ANY_WH = re.compile(r"\b(?:what|which|how|why|who|whom|whose|when|where)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.:;?!])\s+")
+
+
+def ask_clause(question: str) -> str:
+    """The part of a question that asks ("… over channels with erasures, what two design
+    elements do the algorithms rest on?" -> "what two design elements …"): its last sentence,
+    from the last wh-word that opens a clause (else the first one). The rest of a long
+    question describes the paper, which the abstract's opening sentences match as well."""
+    parts = [p for p in _SENTENCE_END.split(question.strip()) if p]
+    last = parts[-1] if parts else question
+    found = list(_ANY_WH.finditer(last))
+    opening = [m for m in found if m.start() == 0 or re.search(r"[,:;]\s*$", last[: m.start()])]
+    m = opening[-1] if opening else (found[0] if found else None)
+    return last[m.start() :] if m else last
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def _spelled_out(acronym: str, words: list[str]) -> bool:
+    """ "LLM" in a text that says "large language models": the initials of consecutive words."""
+    letters = acronym.lower().rstrip("s") if len(acronym) > 2 else acronym.lower()
+    initials = "".join(w[0] for w in words if w)
+    return len(letters) >= 2 and letters in initials
+
+
+def unknown_names(question: str, text: str) -> list[str]:
+    """Names in the question (acronyms, mixed case, digits: "CIFAR-10", "ImageNet", "SQL")
+    that the paper's text never uses, spelled out or not. A paper that never names the
+    dataset, model or tool a question is about does not answer it, however close its topic."""
+    squashed = _squash(text)
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    out = []
+    for m in _NAME.finditer(question):
+        name = m.group(0).rstrip(".-'’")
+        # "LLM-driven", "GPT-style": the name is the part before a lowercase suffix.
+        name = re.sub(r"-[a-z][a-z-]*$", "", name)
+        key = _squash(name)
+        if len(key) < 2 or key in squashed or (key.endswith("s") and key[:-1] in squashed):
+            continue
+        if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
+            continue
+        out.append(name)
+    return list(dict.fromkeys(out))
+
+
 @dataclass(frozen=True)
 class Need:
     """Something one evidence sentence must contain for the question to be answered."""

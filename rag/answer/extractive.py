@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import time
 
+from rag.answer.asks import ask_clause
 from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
+    EVIDENCE_MARGIN,
     EVIDENCE_MAX,
     MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
@@ -140,6 +142,7 @@ def _accept(
     """Candidate papers whose selected evidence passes the answerability check."""
     snap = retriever.snapshot
     candidates = r.hits[: len(focus)] if focus else r.hits[: min(top_k, 6) if multi else 1]
+    ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
     accepted: _Accepted = []
     for h in candidates:
         ev = select_evidence(
@@ -147,15 +150,18 @@ def _accept(
             snap.papers[h.paper_id],
             retriever,
             r.query_vec,
-            max_sentences=MULTI_SENTENCES if multi else EVIDENCE_MAX,
+            # One paper: up to three quotes; several (a list, or a follow-up on two papers): fewer each.
+            max_sentences=EVIDENCE_MAX if len(candidates) == 1 else MULTI_SENTENCES,
             contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
+            keep_margin=None if len(candidates) == 1 else EVIDENCE_MARGIN,
+            ask_vec=ask_vec,
         )
         f = features(
             question,
             h,
             [q for _, q, _ in ev],
             snap.vocabulary,
-            paper_text=snap.papers[h.paper_id].abstract,
+            paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
             followup=bool(focus) and lenient,
         )
         why.append(f"answerability {h.paper_id}: {f}")

@@ -30,7 +30,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             cases = load_set(Path(args.check), include_drafts=False)
         except EvalSetError as e:
             raise UsageError(str(e)) from None
-        abstracts = {p.paper_id: p.abstract for f in corpus_files([Path(s.data_dir)]) for p in read_corpus_file(f)}
+        # With --corpus, questions may be about the extra corpus's papers (the dev set at scale).
+        roots = [Path(s.data_dir), *(Path(c) for c in args.corpus or [])]
+        abstracts = {p.paper_id: p.abstract for f in corpus_files(roots) for p in read_corpus_file(f)}
         problems, notes = check_set(cases, abstracts)
         if args.against:
             from rag.evaluation.leaks import check_leaks

@@ -37,6 +37,8 @@ class Paper(BaseModel):
     title: str | None = None
     authors: list[str] | None = None
     url: str | None = None
+    venue: str | None = None
+    year: int | None = None
 
 
 class SentenceHit(BaseModel):
@@ -71,7 +73,11 @@ class Citation(BaseModel):
     paper_id: str
     label: str
     title: str | None = None
-    quote: str
+    quote: str = Field(description="Verbatim sentence of the abstract (metrics match on it).")
+    authors: list[str] | None = None
+    url: str | None = None
+    venue: str | None = None
+    display: str = Field("", description="The quote as a person reads it: LaTeX and markdown made readable.")
 
 
 class Source(BaseModel):
@@ -83,6 +89,9 @@ class Closest(BaseModel):
     paper_id: str
     label: str
     score: float
+    title: str | None = None
+    authors: list[str] | None = None
+    url: str | None = None
 
 
 class SentenceCheck(BaseModel):
@@ -101,6 +110,7 @@ class Answer(BaseModel):
     question: str
     answer: str
     refused: bool
+    answer_display: str = Field("", description="`answer` as a person reads it (LaTeX and markdown made readable).")
     backend: str
     latency_ms: float
     citations: list[Citation] = Field(default_factory=list)

@@ -8,6 +8,7 @@ from typing import Any
 
 from rag.answer.extractive import answer
 from rag.answer.generate import llm_answer
+from rag.answer.present import present
 from rag.errors import BackendUnavailable
 from rag.models.llm import ChatLLM
 from rag.retrieval.retriever import Retriever
@@ -34,8 +35,8 @@ def ask(
             if on_sentence:
                 for line in base.answer.splitlines():
                     on_sentence(line)
-            return base
-        return llm_answer(
+            return present(base, retriever.snapshot.papers)
+        a = llm_answer(
             query.question,
             base,
             llm=llm,
@@ -45,3 +46,4 @@ def ask(
             on_sentence=on_sentence,
             **(llm_options or {}),
         )
+        return present(a, retriever.snapshot.papers)

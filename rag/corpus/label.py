@@ -176,14 +176,25 @@ def short_phrase(abstract: str, max_words: int = 8) -> str:
     return " ".join(ws[:max_words]) + ("…" if len(ws) > max_words else "")
 
 
+def short_title(title: str, max_words: int = 8) -> str:
+    """A title short enough for a label: the part before a colon when that part is a name or
+    a short phrase ("Foo: A Benchmark for …" -> "Foo"), else its first words."""
+    title = " ".join(clean(title).split())
+    head = title.split(":", 1)[0].strip()
+    if ":" in title and 0 < len(head.split()) <= 6:
+        return head
+    ws = title.split()
+    return " ".join(ws[:max_words]) + ("…" if len(ws) > max_words else "")
+
+
 def make_label(abstract: str, *, title: str | None = None) -> str:
-    """Coined name, else the title, else a phrase from the first sentence."""
+    """Coined name, else a short form of the title, else (no title) a phrase from the first sentence."""
     abstract = without_instructions(abstract)
     name = coined_name(abstract)
     if name:
         return name
     if title and not instruction_like(title):
-        return title
+        return short_title(title) or title
     return short_phrase(abstract) or "untitled"
 
 

@@ -106,8 +106,18 @@ def _authors(path: Path, lineno: int, v: object) -> list[str] | None:
     raise CorpusError(path, lineno, '"authors" must be a string or a list of strings')
 
 
+def _year(path: Path, lineno: int, v: object) -> int | None:
+    if v is None or v == "":
+        return None
+    if isinstance(v, str) and v.strip().isdigit():
+        v = int(v.strip())
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 < v < 10_000:
+        raise CorpusError(path, lineno, '"year" must be a year such as 2025')
+    return v
+
+
 def parse_jsonl(path: Path, text: str) -> list[Paper]:
-    """One JSON object per line: {"id"?, "title"?, "authors"?, "url"?, "abstract"}."""
+    """One JSON object per line: {"id"?, "title"?, "authors"?, "url"?, "venue"?, "year"?, "abstract"}."""
     papers: list[Paper] = []
     seen: set[str] = set()
     for lineno, line in enumerate(split_lines(text), start=1):
@@ -137,6 +147,8 @@ def parse_jsonl(path: Path, text: str) -> list[Paper]:
                 title=_opt_str(path, lineno, obj, "title"),
                 authors=_authors(path, lineno, obj.get("authors")),
                 url=_opt_str(path, lineno, obj, "url"),
+                venue=_opt_str(path, lineno, obj, "venue"),
+                year=_year(path, lineno, obj.get("year")),
             )
         )
     if not papers:
@@ -162,6 +174,8 @@ def _apply_sidecar(path: Path, papers: list[Paper]) -> None:
         paper.title = _opt_str(meta_path, lineno, obj, "title") or paper.title
         paper.authors = _authors(meta_path, lineno, obj.get("authors")) or paper.authors
         paper.url = _opt_str(meta_path, lineno, obj, "url") or paper.url
+        paper.venue = _opt_str(meta_path, lineno, obj, "venue") or paper.venue
+        paper.year = _year(meta_path, lineno, obj.get("year")) or paper.year
 
 
 def read_corpus_file(path: Path) -> list[Paper]:

@@ -14,7 +14,10 @@ from rag.types import Paper
 
 def paper_hash(paper: Paper, model: str) -> str:
     """Content hash deciding whether a paper must be re-embedded."""
-    key = json.dumps([paper.abstract, paper.title, paper.authors, paper.url, paper.label, model])
+    fields: list[Any] = [paper.abstract, paper.title, paper.authors, paper.url, paper.label, model]
+    if paper.venue or paper.year:  # added later: papers without them keep their old hash
+        fields += [paper.venue, paper.year]
+    key = json.dumps(fields)
     return hashlib.sha1(key.encode()).hexdigest()[:16]
 
 
@@ -54,6 +57,8 @@ def paper_node(paper: Paper, phash: str, n_chunks: int) -> TextNode:
         "title": paper.title or "",
         "authors": json.dumps(paper.authors or []),
         "url": paper.url or "",
+        "venue": paper.venue or "",
+        "year": paper.year or 0,
         "paper_hash": phash,
         "n_chunks": n_chunks,
     }
@@ -77,6 +82,8 @@ def node_to_paper(node: TextNode) -> Paper:
         title=m.get("title") or None,
         authors=json.loads(m.get("authors") or "[]") or None,
         url=m.get("url") or None,
+        venue=m.get("venue") or None,
+        year=int(m.get("year") or 0) or None,
     )
 
 

@@ -49,15 +49,31 @@ def test_ask_json_contract(env: dict[str, str]) -> None:
     assert len(obj["sources"]) >= 10 and set(obj["sources"][0]) == {"paper_id", "score"}
     c = obj["citations"][0]
     # The shipped sidecars give every paper its real title.
-    assert set(c) == {"n", "paper_id", "label", "title", "quote"} and c["title"].startswith("SNS-Bench:")
+    assert set(c) == {"n", "paper_id", "label", "title", "quote", "authors", "url", "venue", "display"}
+    assert c["title"].startswith("SNS-Bench:") and c["venue"] == "ICML 2025" and c["authors"][0]
+    assert c["url"].startswith("https://openreview.net/") and c["quote"] in obj["answer"]
     assert c["paper_id"] == "002_feea92aa1cd1892b#6" and c["label"] == "SNS-Bench"
+    assert obj["answer_display"] and c["display"]
+
+
+def test_ask_reads_readable_with_a_bibliography(env: dict[str, str]) -> None:
+    r = rag("ask", "--json", "What coverage guarantee does JDI-CP achieve?", env=env)
+    obj = json.loads(r.stdout)
+    c = obj["citations"][0]
+    assert "$" in c["quote"] and "$" not in c["display"] and "1−2α" in c["display"]  # verbatim vs readable
+    assert "\\alpha" in obj["answer"] and "1−2α" in obj["answer_display"]
+    r = rag("ask", "What coverage guarantee does JDI-CP achieve?", env=env)
+    ref = next(x for x in r.stdout.splitlines() if x.startswith("[1] "))
+    assert f" — {c['title']} ({c['authors'][0]} et al., ICML 2025) {c['url']}" in ref, ref
+    assert "$" not in r.stdout and "\\texttt" not in r.stdout and "1−2α" in r.stdout
 
 
 def test_ask_refusal_json_with_file_filter(env: dict[str, str]) -> None:
     r = rag("ask", "--json", "--file", "000_3578a6a037ed62e9", "What learning rate does GENIE use?", env=env)
     obj = json.loads(r.stdout)
     assert obj["refused"] and obj["citations"] == [] and obj["closest"][0]["paper_id"] == "000_3578a6a037ed62e9#1"
-    assert set(obj["closest"][0]) == {"paper_id", "label", "score"}
+    assert set(obj["closest"][0]) == {"paper_id", "label", "score", "title", "authors", "url"}
+    assert obj["closest"][0]["title"] and obj["closest"][0]["authors"]
     assert all(s["paper_id"].startswith("000_") for s in obj["sources"])
 
 
@@ -93,8 +109,13 @@ def test_search_papers_status(env: dict[str, str]) -> None:
     assert hits[0]["paper_id"] == "000_3578a6a037ed62e9#12" and hits[0]["sentences"]
     r = rag("papers", "list", env=env)
     assert len(r.stdout.strip().splitlines()) == 57 and "LLM-SRBench" in r.stdout
+    row = next(x for x in r.stdout.splitlines() if x.startswith("000_3578a6a037ed62e9#1\t")).split("\t")
+    assert row[2].startswith("One-Step Generalization Ratio") and row[3] == "Sumin Cho et al."
     r = rag("papers", "show", "002_feea92aa1cd1892b#1", env=env)
-    assert "**TraceGrad**" in r.stdout
+    assert "TraceGrad" in r.stdout and "**TraceGrad**" not in r.stdout  # emphasis plain in the terminal
+    r = rag("papers", "show", "000_3578a6a037ed62e9#1", "--bibtex", env=env)
+    assert r.stdout.startswith("@inproceedings{cho2025onestep,\n") and "  booktitle = {ICML 2025},\n" in r.stdout
+    assert "  author = {Sumin Cho and Dongwon Kim and Kwangsu Kim},\n" in r.stdout and "  year = {2025}" in r.stdout
     status = json.loads(rag("status", "--json", env=env).stdout)
     assert status["papers"] == 57 and status["chunks"] > 300 and status["last_ingest"]
 

@@ -11,9 +11,10 @@ from typing import Any
 
 from rag.answer.history import HistoryError, read_history
 from rag.answer.question import check_question
-from rag.cli.format import format_references, printer
+from rag.cli.format import authors_short, format_references, printer
 from rag.errors import UsageError
 from rag.settings import Settings, load_settings
+from rag.text.display import readable
 from ui.access import parse_ui_auth, serve_policy
 
 log = logging.getLogger("rag")
@@ -88,8 +89,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
         print(format_references(a), flush=True)
         history += [
             {"role": "user", "content": q},
-            {"role": "assistant", "content": a.answer, "paper_ids": [c.paper_id for c in a.citations]},
+            {"role": "assistant", "content": a.answer, "paper_ids": cited_ids(a)},
         ]
+
+
+def cited_ids(a: Any) -> list[str]:
+    """The papers an answer cites, de-duplicated in [n] order (what follow-ups resolve against)."""
+    return list(dict.fromkeys(c.paper_id for c in sorted(a.citations, key=lambda c: c.n)))
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -142,23 +148,29 @@ def cmd_papers(args: argparse.Namespace) -> int:
         if not args.id or args.id not in papers:
             raise UsageError(f"no paper {args.id!r}; `rag papers list` shows the ids")
         p = papers[args.id]
-        if args.json:
+        if args.bibtex:
+            from rag.corpus.bibtex import bibtex
+
+            print(bibtex([p], papers.values()), end="")
+        elif args.json:
             print(p.model_dump_json())
         else:
-            print(f"{p.label} ({p.paper_id})")
-            for k in ("title", "url"):
+            print(f"{readable(p.label)} ({p.paper_id})")
+            for k in ("title", "venue", "year", "url"):
                 if getattr(p, k):
-                    print(f"{k}: {getattr(p, k)}")
+                    print(f"{k}: {readable(str(getattr(p, k)))}")
             if p.authors:
                 print("authors: " + ", ".join(p.authors))
-            print(f"source: {p.source} #{p.position}\n\n{p.abstract}")
+            print(f"source: {p.source} #{p.position}\n\n{readable(p.abstract)}")
         return 0
     ordered = sorted(papers.values(), key=lambda p: (p.source, p.position))
     if args.json:
-        print(json.dumps([{"paper_id": p.paper_id, "label": p.label, "title": p.title} for p in ordered]))
+        rows = [{"paper_id": p.paper_id, "label": p.label, "title": p.title, "authors": p.authors} for p in ordered]
+        print(json.dumps(rows))
     else:
         for p in ordered:
-            print(f"{p.paper_id}\t{p.label}" + (f"\t{p.title}" if p.title else ""))
+            cols = [p.paper_id, readable(p.label), readable(p.title or ""), authors_short(p.authors)]
+            print("\t".join(cols).rstrip("\t"))
     return 0
 
 

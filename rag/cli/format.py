@@ -5,8 +5,29 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rag.answer.cite import display_sentence
-from rag.types import Answer
+from rag.answer.present import readable_quote
+from rag.text.display import readable
+from rag.types import Answer, Citation
+
+
+def authors_short(authors: list[str] | None) -> str:
+    """ "First Author et al." (or the one author)."""
+    if not authors:
+        return ""
+    return authors[0] + (" et al." if len(authors) > 1 else "")
+
+
+def reference_line(n: int, c: Citation) -> str:
+    """`[1] <label> — <title> (<first author> et al., <venue>) <url>`; parts the paper lacks left out."""
+    line = f"[{n}] {readable(c.label)}"
+    if c.title:
+        line += f" — {readable(c.title)}"
+    who = ", ".join(x for x in (authors_short(c.authors), c.venue or "") if x)
+    if who:
+        line += f" ({who})"
+    if c.url:
+        line += f" {c.url}"
+    return line
 
 
 def format_references(a: Answer) -> str:
@@ -19,12 +40,15 @@ def format_references(a: Answer) -> str:
         lines += ["", "References:"]
         for n in sorted({c.n for c in a.citations}):
             group = [c for c in a.citations if c.n == n]
-            title = f" — {group[0].title}" if group[0].title else ""
-            lines.append(f"[{n}] {group[0].label} ({group[0].paper_id}){title}")
-            lines += [f'    "{display_sentence(c.quote)}"' for c in group]  # a source's "[7]" is not ours
+            lines.append(reference_line(n, group[0]))
+            lines += [f'    "{c.display or readable_quote(c.quote)}"' for c in group]  # a source's "[7]" is not ours
+            lines.append(f"    paper id: {group[0].paper_id}")
     elif a.refused and a.closest:
         lines += ["", "Closest papers:"]
-        lines += [f"  {c.label} ({c.paper_id})  score {c.score:.3f}" for c in a.closest]
+        for k in a.closest:
+            title = f" — {readable(k.title)}" if k.title else ""
+            by = f" ({authors_short(k.authors)})" if k.authors else ""
+            lines.append(f"  {readable(k.label)}{title}{by} [{k.paper_id}]  score {k.score:.3f}")
     if a.explain:
         lines += ["", "Explain:"] + [f"  {x}" for x in a.explain]
     return "\n".join(lines)
@@ -40,6 +64,6 @@ def printer(stream: bool) -> Any:
         if state["first"] and stream and sys.stderr.isatty():
             print(" " * 10, end="\r", file=sys.stderr, flush=True)
         state["first"] = False
-        print(sentence, flush=True)
+        print(readable(sentence), flush=True)
 
     return emit

@@ -76,6 +76,7 @@ def _add_index_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     pp.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     pp.add_argument("id", nargs="?")
     pp.add_argument("--json", action="store_true")
+    pp.add_argument("--bibtex", action="store_true", help="with `show`: print the paper's BibTeX entry")
     pp.set_defaults(func=cmd_papers)
 
     r = sub.add_parser("remove", help="remove a file's papers or single papers from the index")

@@ -372,7 +372,16 @@ def assert_only_our_markup(html: str, allowed: set[str]) -> None:
     assert "__pwned" not in "".join(str(a) for _, a in tags_of(html))
 
 
-PANEL_TAGS = {"details", "summary", "b", "code", "p", "mark", "span", "small", "a", "ul", "li", "h3"}
+PANEL_TAGS = {"details", "summary", "b", "i", "code", "p", "mark", "span", "small", "a", "ul", "li", "h3", "div"}
+# Exactly the tags ui.layout.answer_html writes: the answer's list/paragraph, bold labels,
+# emphasis, and the `[n]` spans (no links: a citation jumps by the page's own script).
+CHAT_TAGS = {"p", "ul", "li", "b", "i", "span", "br"}
+
+
+def assert_chat_markup(html: str) -> None:
+    assert_only_our_markup(html, CHAT_TAGS)
+    for tag, attrs in tags_of(html):
+        assert tag != "span" or (attrs.get("class") == "cite" and set(attrs) == {"class", "title"}), attrs
 
 
 def test_sources_and_paper_view_escape_everything(engine: Engine) -> None:
@@ -385,7 +394,7 @@ def test_sources_and_paper_view_escape_everything(engine: Engine) -> None:
     for q in QUESTIONS:
         *_, (history, sources, _, _) = ui_chat.respond(q, [], "extractive", 5)
         assert_only_our_markup(sources, PANEL_TAGS)
-        assert_only_our_markup(history[-1]["content"], {"br"})
+        assert_chat_markup(history[-1]["content"])
 
 
 def test_flagged_sentences_are_shown_struck_through_never_highlighted(engine: Engine) -> None:
@@ -410,7 +419,7 @@ def test_chat_shows_data_as_text_not_markdown(engine: Engine) -> None:
     *_, (history, _, _, _) = ui_chat.respond("How many phishing attempts did LinkTrap block?", [], "extractive", 5)
     content = history[-1]["content"]
     assert "9,412" in content and "&lt;a href=&quot;javascript:alert(1)&quot;&gt;" in content
-    assert_only_our_markup(content, {"br"})
+    assert_chat_markup(content)
     # What the user typed is shown as text too, and reads back unchanged for follow-ups.
     typed = "What about <img src=x onerror=alert(1)> and [x](javascript:alert(1))?\nline two"
     *_, (history, _, _, _) = ui_chat.respond(typed, [], "extractive", 5)

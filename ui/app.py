@@ -17,6 +17,7 @@ import gradio as gr
 from rag.engine import Engine
 from rag.settings import Settings
 from ui import chat, claims, evaluate, papers
+from ui.layout import CITE_CSS, CITE_JS
 from ui.state import get_engine
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ EXAMPLES = [
     "Which papers deal with conformal prediction?",
     "What learning rate does GENIE use?",
 ]
-CSS = "mark { background: #ffe58a; padding: 0 2px; } details.source { margin-bottom: .6em; }"
+CSS = "mark { background: #ffe58a; padding: 0 2px; } details.source { margin-bottom: .6em; } " + CITE_CSS
 
 
 def _selected_paper(table: Any, evt: gr.SelectData) -> str:
@@ -82,7 +83,11 @@ def _chat_tab(backends: list[str]) -> gr.Dropdown:
                 send = gr.Button("Ask", variant="primary", elem_id="ask")
                 clear = gr.Button("Clear conversation")
                 copy = gr.Button("Copy answer (Markdown)")
+                copy_bib = gr.Button("Copy BibTeX", elem_id="copy-bibtex")
             markdown = gr.Textbox(label="Answer as Markdown", lines=6, buttons=["copy"], visible=False)
+            bib = gr.Textbox(
+                label="BibTeX of the cited papers", lines=8, buttons=["copy"], visible=False, elem_id="bibtex"
+            )
             with gr.Row(visible=False) as feedback_row:
                 comment = gr.Textbox(label="What was wrong? (optional)", scale=4)
                 send_feedback = gr.Button("Send feedback", scale=1)
@@ -99,8 +104,13 @@ def _chat_tab(backends: list[str]) -> gr.Dropdown:
     outputs = [history, sources, box, answers]
     send.click(chat.respond, inputs, outputs, api_name="ask")
     box.submit(chat.respond, inputs, outputs)
-    clear.click(lambda: ([], "", "", [], gr.update(visible=False)), None, [history, sources, box, answers, markdown])
+    clear.click(
+        lambda: ([], "", "", [], gr.update(visible=False), gr.update(visible=False)),
+        None,
+        [history, sources, box, answers, markdown, bib],
+    )
     copy.click(lambda a: gr.update(value=chat.copy_answer(a), visible=True), answers, markdown)
+    copy_bib.click(lambda a: gr.update(value=papers.cited_bibtex(a), visible=True), answers, bib)
     history.like(_on_like, None, [disliked, feedback_row])
     send_feedback.click(chat.record_feedback, [history, answers, disliked, comment], feedback_status)
     return filters
@@ -109,9 +119,9 @@ def _chat_tab(backends: list[str]) -> gr.Dropdown:
 def _papers_tab(filters: gr.Dropdown) -> gr.Dataframe:
     with gr.Row():
         with gr.Column(scale=3):
-            search = gr.Textbox(label="Search label, title or text", elem_id="paper-search")
+            search = gr.Textbox(label="Search id, label, title, authors or text", elem_id="paper-search")
             table = gr.Dataframe(
-                headers=["paper_id", "label", "title", "abstract"],
+                headers=papers.HEADERS,
                 interactive=False,
                 wrap=True,
                 elem_id="papers-table",
@@ -185,5 +195,6 @@ def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = Fa
         share=False,  # a gradio.live tunnel would publish the app: never
         auth=auth,
         css=CSS,
+        head=CITE_JS,
     )
     return 0

@@ -12,7 +12,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rag.text.display import readable
 from rag.types import Answer
+from ui.layout import answer_html
 from ui.render import (
     answer_markdown,
     chat_html,
@@ -70,7 +72,9 @@ def _turns(history: list[dict[str, Any]], answers: list[dict[str, Any]]) -> list
     turns = [{"role": t["role"], "content": message_text(t["content"])} for t in history if isinstance(t, dict)]
     # paper_ids of earlier answers make follow-ups robust
     for turn, prev in zip([t for t in turns if t["role"] == "assistant"], answers, strict=False):
-        turn["paper_ids"] = [c["paper_id"] for c in prev.get("citations", [])]
+        # de-duplicated in [n] order: "the second one" is the paper cited as [2]
+        cites = sorted(prev.get("citations", []), key=lambda c: int(c.get("n", 0)))
+        turn["paper_ids"] = list(dict.fromkeys(str(c["paper_id"]) for c in cites))
     return turns
 
 
@@ -119,25 +123,25 @@ def _stream(
     released: list[str] = []
     while (item := sentences.get()) is not None:
         released.append(item)
-        shown[-1] = {"role": "assistant", "content": chat_html(" ".join(released))}
+        shown[-1] = {"role": "assistant", "content": chat_html(readable("\n".join(released)))}
         yield list(shown), "", "", answers
     if "error" in result:
         shown[-1] = {"role": "assistant", "content": chat_html(f"Error: {result['error']}")}
         yield list(shown), "", "", answers
         return
     a: Answer = result["answer"]
-    shown[-1] = {"role": "assistant", "content": chat_html(_final_text(a, released, backend))}
+    shown[-1] = {"role": "assistant", "content": answer_html(a, _extra(a, backend))}
     yield list(shown), result["sources"], "", [*answers, a.to_json()]
 
 
-def _final_text(a: Answer, released: list[str], backend: str) -> str:
-    """The whole answer, with the backend's failure and any note appended."""
-    text = a.answer if a.refused else (" ".join(released) or a.answer)
+def _extra(a: Answer, backend: str) -> str:
+    """The backend's failure and any note, shown after the answer."""
+    text = ""
     if a.backend_error:
-        text += f"\n\n(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)"
+        text += f"(The {backend} backend failed: {a.backend_error}. This answer comes from the evidence.)\n"
     if a.note:
-        text += f"\n\n(Note: {a.note})"
-    return text
+        text += f"(Note: {a.note})"
+    return text.strip()
 
 
 def copy_answer(answers: list[dict[str, Any]]) -> str:

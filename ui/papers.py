@@ -5,24 +5,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rag.text.display import readable, readable_html
 from ui.render import (
     abstract_html,
-    escape_html,
     flag_note,
     flagged_spans,
     markdown_text,
+    paper_meta,
 )
 from ui.state import get_engine
 
+HEADERS = ["paper_id", "label", "title", "authors", "abstract"]
+
 
 def papers_table(query: str = "") -> list[list[str]]:
+    """Rows of HEADERS (readable text; the table shows cells as text), filtered by `query`
+    against id, label, title, authors and abstract."""
     engine = get_engine()
     q = (query or "").lower().strip()
     rows = []
     for p in sorted(engine.papers.values(), key=lambda p: (p.source, p.position)):
-        hay = f"{p.label} {p.title or ''} {p.abstract}".lower()
+        authors = ", ".join(p.authors or [])
+        abstract = readable(p.abstract)
+        hay = f"{p.paper_id} {p.label} {p.title or ''} {authors} {p.abstract} {abstract}".lower()
         if not q or q in hay:
-            rows.append([p.paper_id, p.label, p.title or "", p.abstract[:140] + ("…" if len(p.abstract) > 140 else "")])
+            short = abstract[:140] + ("…" if len(abstract) > 140 else "")
+            rows.append([p.paper_id, readable(p.label), readable(p.title or ""), authors, short])
     return rows
 
 
@@ -31,14 +39,22 @@ def paper_view(paper_id: str) -> str:
     p = engine.papers.get((paper_id or "").strip())
     if p is None:
         return "<p>Select a paper in the table.</p>"
-    meta = [f"<code>{escape_html(p.paper_id)}</code>"]
-    if p.title:
-        meta.append(escape_html(p.title))
-    if p.authors:
-        meta.append(escape_html(", ".join(p.authors)))
+    title = f"<p><b>{readable_html(p.title)}</b></p>" if p.title else ""
     flagged = flagged_spans(p, engine)
     body = abstract_html(p.abstract, [], flagged)
-    return f"<h3>{escape_html(p.label)}</h3><p>{' · '.join(meta)}</p><p>{body}</p>{flag_note(flagged)}"
+    return f"<h3>{readable_html(p.label)}</h3>{title}{paper_meta(p)}<p>{body}</p>{flag_note(flagged)}"
+
+
+def cited_bibtex(answers: list[dict[str, Any]]) -> str:
+    """BibTeX for the papers the last answer cites, in [n] order, keyed over the whole corpus."""
+    from rag.corpus.bibtex import bibtex
+
+    if not answers:
+        return ""
+    engine = get_engine()
+    cites = sorted(answers[-1].get("citations", []), key=lambda c: int(c.get("n", 0)))
+    ids = [pid for pid in dict.fromkeys(str(c["paper_id"]) for c in cites) if pid in engine.papers]
+    return bibtex([engine.papers[pid] for pid in ids], engine.papers.values())
 
 
 def upload(path: str | None, progress: Any = None) -> str:

@@ -8,8 +8,10 @@ from typing import Any
 
 from rag.answer.cite import escape_markers
 from rag.engine import Engine
+from rag.text.display import readable, readable_html
 from rag.text.guard import flag_of
 from rag.types import Answer, Paper
+from ui.layout import message_plain
 
 
 def escape_html(text: str) -> str:
@@ -32,10 +34,10 @@ def markdown_text(text: str) -> str:
 
 
 def message_text(content: Any) -> str:
-    """The plain text of a chat message (what `chat_html` escaped, back)."""
+    """The plain text of a chat message (what `chat_html` or `answer_html` built, back)."""
     if isinstance(content, list):  # Gradio 6 message content parts
         content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return html.unescape(str(content).replace("<br>", "\n"))
+    return message_plain(str(content))
 
 
 def abstract_html(text: str, marks: list[tuple[int, int]], flagged: list[tuple[int, int, str]]) -> str:
@@ -54,7 +56,7 @@ def abstract_html(text: str, marks: list[tuple[int, int]], flagged: list[tuple[i
             pieces.append((kind, text[a:b]))
     out = []
     for kind, piece in pieces:
-        body = escape_html(escape_markers(piece))
+        body = readable_html(escape_markers(piece))
         if kind == "mark":
             out.append(f"<mark>{body}</mark>")
         elif kind.startswith("flag:"):
@@ -95,7 +97,10 @@ def sources_html(a: Answer, engine: Engine) -> str:
     """Cited papers with their supporting sentences highlighted; everything escaped."""
     papers = engine.papers
     if a.refused:
-        items = "".join(f"<li>{escape_html(c.label)} <code>{escape_html(c.paper_id)}</code></li>" for c in a.closest)
+        items = "".join(
+            f"<li><b>{readable_html(c.label)}</b>{_title(c.title)} <code>{escape_html(c.paper_id)}</code></li>"
+            for c in a.closest
+        )
         return f"<p class='refusal'><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
     out = []
     for n in sorted({c.n for c in a.citations}):
@@ -107,30 +112,48 @@ def sources_html(a: Answer, engine: Engine) -> str:
         found = [(text.find(c.quote), len(c.quote)) for c in cites]
         marks = [(start, start + length) for start, length in found if start >= 0]
         flagged = flagged_spans(p, engine)
-        title = f" — {escape_html(p.title)}" if p.title else ""
-        link = (
-            f" <a href='{escape_html(p.url or '')}' rel='noopener' target='_blank'>link</a>" if safe_url(p.url) else ""
-        )
         out.append(
-            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{escape_html(p.label)}</b>{title} "
-            f"<code>{escape_html(p.paper_id)}</code>{link}</summary><p>{abstract_html(text, marks, flagged)}</p>"
+            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{readable_html(p.label)}</b>"
+            f"{_title(p.title)}</summary>{paper_meta(p)}<p>{abstract_html(text, marks, flagged)}</p>"
             f"{flag_note(flagged)}</details>"
         )
     return "".join(out)
+
+
+def _title(title: str | None) -> str:
+    return f" — {readable_html(title)}" if title else ""
+
+
+def paper_meta(p: Paper) -> str:
+    """Authors, venue, year, link and id of a paper, one line; the link only for an http(s) URL,
+    opened in a new tab without a referrer."""
+    parts = [escape_html(x) for x in (", ".join(p.authors or []), p.venue or "", str(p.year or "")) if x]
+    if safe_url(p.url):
+        parts.append(f"<a href='{escape_html(p.url or '')}' rel='noopener noreferrer' target='_blank'>paper page</a>")
+    parts.append(f"<code>{escape_html(p.paper_id)}</code>")
+    return f"<div class='meta'>{' · '.join(parts)}</div>"
 
 
 def safe_url(url: str | None) -> bool:
     return bool(url) and str(url).lower().startswith(("http://", "https://"))
 
 
+def authors_short(authors: list[str] | None) -> str:
+    return (authors[0] + (" et al." if len(authors) > 1 else "")) if authors else ""
+
+
 def answer_markdown(a: Answer) -> str:
     """ "Copy answer": the answer with its references, as Markdown."""
-    lines = [a.answer, ""]
+    lines = [a.answer_display or a.answer, ""]
     if a.citations:
         lines.append("References:")
         for n in sorted({c.n for c in a.citations}):
             group = [c for c in a.citations if c.n == n]
-            title = f", *{group[0].title}*" if group[0].title else ""
-            lines.append(f"{n}. **{group[0].label}** (`{group[0].paper_id}`){title}")
-            lines += [f"   > {escape_markers(c.quote)}" for c in group]
+            c = group[0]
+            title = f", *{readable(c.title)}*" if c.title else ""
+            who = ", ".join(x for x in (authors_short(c.authors), c.venue or "") if x)
+            lines.append(f"{n}. **{readable(c.label)}**{title}" + (f" ({who})" if who else "") + f" (`{c.paper_id}`)")
+            if c.url:
+                lines.append(f"   <{c.url}>")
+            lines += [f"   > {c.display or escape_markers(readable(c.quote))}" for c in group]
     return "\n".join(lines).strip() + "\n"

@@ -9,8 +9,10 @@ import pytest
 import ui.chat as ui_chat
 import ui.evaluate as ui_evaluate
 import ui.papers as ui_papers
+import ui.render as ui_render
 import ui.state as ui_state
 from rag.engine import Engine
+from rag.types import Answer
 from tests.conftest import write_corpus
 
 
@@ -90,3 +92,76 @@ def test_evaluate_tab_handler(engine: Engine) -> None:
     }
     failed = ui_evaluate.only_failures(rows, True)
     assert all(r[2] != "pass" for r in failed) and ui_evaluate.only_failures(rows, False) == rows
+
+
+def _two_paper_answer() -> Answer:
+    from rag.types import Citation, SentenceCheck
+
+    cites = [
+        Citation(
+            n=1,
+            paper_id="a#1",
+            label="FoldNet",
+            title="FoldNet: Folds",
+            quote="It designs $120$ folds.",
+            display="It designs 120 folds.",
+        ),
+        Citation(
+            n=2,
+            paper_id="b#1",
+            label="x <b>",
+            title="T & <i>",
+            quote="Uses *deep* nets [7].",
+            display="Uses deep nets (7).",
+        ),
+    ]
+    sentences = [
+        SentenceCheck(text="It designs $120$ folds.", citations=[1], supported=True),
+        SentenceCheck(text="Uses *deep* nets (7).", citations=[2], supported=True),
+        SentenceCheck(text="Dropped.", citations=[], supported=False),
+    ]
+    return Answer(
+        question="q",
+        answer="- FoldNet: It designs $120$ folds. [1]\n- x <b>: Uses *deep* nets (7). [2]",
+        refused=False,
+        backend="extractive",
+        latency_ms=0.0,
+        citations=cites,
+        sentences=sentences,
+    )
+
+
+def test_multi_paper_answer_is_a_list_with_bold_labels_and_cite_spans() -> None:
+    from ui.layout import answer_html
+
+    html = answer_html(_two_paper_answer(), "(Note: n)")
+    assert html.startswith("<ul><li><b>FoldNet</b>: It designs 120 folds. <span class='cite' title='FoldNet: Folds")
+    assert "<li><b>x &lt;b&gt;</b>: Uses <i>deep</i> nets (7). <span class='cite' title='T &amp; &lt;i&gt; — " in html
+    assert "Dropped" not in html and html.endswith("<p>(Note: n)</p>") and "$" not in html
+    assert ui_render.message_text(html).splitlines()[:2] == [
+        "- FoldNet: It designs 120 folds. [1]",
+        "- x <b>: Uses deep nets (7). [2]",
+    ]
+
+
+def test_one_paper_answer_is_a_paragraph() -> None:
+    from ui.layout import answer_html
+
+    a = _two_paper_answer()
+    a.sentences = a.sentences[:1]
+    html = answer_html(a)
+    assert html.startswith("<p>It designs 120 folds. <span class='cite'") and "<ul>" not in html and "<b>" not in html
+
+
+def test_turns_record_paper_ids_deduplicated_in_citation_order() -> None:
+    answers = [{"citations": [{"n": 2, "paper_id": "b"}, {"n": 1, "paper_id": "a"}, {"n": 1, "paper_id": "a"}]}]
+    turns = ui_chat._turns([{"role": "user", "content": "q"}, {"role": "assistant", "content": "<p>x</p>"}], answers)
+    assert turns[1] == {"role": "assistant", "content": "x", "paper_ids": ["a", "b"]}
+
+
+def test_papers_table_authors_and_bibtex(engine: Engine) -> None:
+    *_, (_, _, _, answers) = ui_chat.respond("How many novel folds does FoldNet design?", [], "extractive", 5)
+    assert ui_papers.papers_table("small#2")[0][0] == "small#2" and len(ui_papers.papers_table("")[0]) == 5
+    # a bare text file has no title, authors or venue: the entry holds nothing invented
+    assert ui_papers.cited_bibtex(answers) == "@misc{small2\n}\n"
+    assert ui_papers.cited_bibtex([]) == ""

@@ -20,7 +20,7 @@ def authors_short(authors: list[str] | None) -> str:
 def reference_line(n: int, c: Citation) -> str:
     """`[1] <label> — <title> (<first author> et al., <venue>) <url>`; parts the paper lacks left out."""
     line = f"[{n}] {readable(c.label)}"
-    if c.title:
+    if c.title and readable(c.title) != readable(c.label):  # a label that is the whole title is not repeated
         line += f" — {readable(c.title)}"
     who = ", ".join(x for x in (authors_short(c.authors), c.venue or "") if x)
     if who:

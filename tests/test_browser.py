@@ -114,3 +114,87 @@ def test_real_browser(app_url: str) -> None:
         page.screenshot(path=str(ARTIFACTS / "papers.png"), full_page=True)
         browser.close()
     (ARTIFACTS / "browser_timings.txt").write_text(f"page_load_s {load_s:.2f}\nfirst_answer_s {first_s:.2f}\n")
+
+
+def _meta() -> dict[str, dict[str, object]]:
+    """The shipped papers' real titles and authors, straight from the sidecars."""
+    import json
+
+    out = {}
+    for f in sorted((Path(__file__).parent.parent / "data").glob("*.meta.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                out[obj["paper_id"]] = obj
+    return out
+
+
+SOURCE_IDS = "els => els.map(e => e.innerText.trim())"
+
+
+def _ask(page, question: str, n_messages: int) -> None:  # type: ignore[no-untyped-def]
+    page.fill("#question textarea", question)
+    page.click("#ask")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#chat .message').length >= n"
+        " && document.querySelectorAll('#sources details.source').length > 0"
+        " && [...document.querySelectorAll('#chat .message')].pop().querySelector('.cite')",
+        arg=n_messages,
+        timeout=60_000,
+    )
+
+
+def test_citations_layout_and_ordinal_followup_in_a_browser(app_url: str) -> None:
+    """A multi-paper answer is a list with bold labels; [2] opens the second paper in the
+    sources panel, which shows real titles and authors and no raw LaTeX; "the second one"
+    is then answered from that paper only."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    meta = _meta()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(app_url)
+        page.wait_for_selector("#question textarea", timeout=60_000)
+        _ask(page, "Which papers deal with conformal prediction?", 2)
+        last = page.locator("#chat .message").last
+        labels = last.locator("ul > li > b").all_inner_texts()
+        assert len(labels) >= 2 and last.locator("ul > li").count() == len(labels), last.inner_html()
+        ids = page.eval_on_selector_all("#sources details.source .meta code", SOURCE_IDS)
+        assert len(ids) == len(labels) and all(i in meta for i in ids), ids
+        sources = page.inner_text("#sources")
+        for pid in ids:  # real titles and authors on every cited paper
+            assert str(meta[pid]["title"]) in sources and str(meta[pid]["authors"][0]) in sources  # type: ignore[index]
+        for where in ("#chat", "#sources"):
+            shown = page.inner_text(where)
+            assert "$\\" not in shown and "\\texttt" not in shown and "$" not in shown, where
+        tip = last.locator(".cite", has_text="[2]").first.get_attribute("title") or ""
+        assert tip.startswith(str(meta[ids[1]]["title"])), tip
+        page.screenshot(path=str(ARTIFACTS / "multi_paper_answer.png"), full_page=True)
+
+        # Clicking [2] opens the second paper in the sources panel and scrolls to it.
+        page.evaluate("document.querySelectorAll('#sources details.source').forEach(d => d.open = false)")
+        last.locator(".cite", has_text="[2]").first.click()
+        page.wait_for_function(
+            "() => { const d = document.getElementById('source-2');"
+            " return d && d.open && d.classList.contains('current'); }",
+            timeout=10_000,
+        )
+        assert not page.evaluate("document.getElementById('source-1').open")
+        page.wait_for_timeout(800)  # the smooth scroll
+        top = page.evaluate("document.getElementById('source-2').getBoundingClientRect().top")
+        assert 0 <= top < 1000, top
+        page.screenshot(path=str(ARTIFACTS / "cite_2_clicked.png"))
+
+        # An ordinal follow-up is answered from exactly the paper it points at.
+        _ask(page, "What does the second one do with outliers?", 4)
+        last = page.locator("#chat .message").last
+        ids2 = page.eval_on_selector_all("#sources details.source .meta code", SOURCE_IDS)
+        assert ids2 == [ids[1]], (ids, ids2)
+        tips = [t.get_attribute("title") or "" for t in last.locator(".cite").all()]
+        assert tips and all(t.startswith(str(meta[ids[1]]["title"])) for t in tips), tips
+        assert last.locator("ul").count() == 0  # one paper: a paragraph
+        page.screenshot(path=str(ARTIFACTS / "ordinal_followup.png"), full_page=True)
+        browser.close()

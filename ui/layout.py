@@ -106,4 +106,6 @@ CITE_CSS = (
     "#chat .cite:hover { text-decoration: underline; } "
     "details.source.current { outline: 2px solid #1d4ed8; border-radius: 4px; } "
     ".source .meta { font-size: .9em; color: #555; margin: .2em 0 .4em 0; } "
+    # the list stays inside the message bubble, one paper per item with room between them
+    "#chat .message ul { padding-left: 1.4em; margin: .2em 0; } #chat .message li { margin: 0 0 .5em 0; } "
 )

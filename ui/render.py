@@ -98,7 +98,7 @@ def sources_html(a: Answer, engine: Engine) -> str:
     papers = engine.papers
     if a.refused:
         items = "".join(
-            f"<li><b>{readable_html(c.label)}</b>{_title(c.title)} <code>{escape_html(c.paper_id)}</code></li>"
+            f"<li><b>{readable_html(c.label)}</b>{_title(c.title, c.label)} <code>{escape_html(c.paper_id)}</code></li>"
             for c in a.closest
         )
         return f"<p class='refusal'><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
@@ -114,20 +114,24 @@ def sources_html(a: Answer, engine: Engine) -> str:
         flagged = flagged_spans(p, engine)
         out.append(
             f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{readable_html(p.label)}</b>"
-            f"{_title(p.title)}</summary>{paper_meta(p)}<p>{abstract_html(text, marks, flagged)}</p>"
+            f"{_title(p.title, p.label)}</summary>{paper_meta(p)}<p>{abstract_html(text, marks, flagged)}</p>"
             f"{flag_note(flagged)}</details>"
         )
     return "".join(out)
 
 
-def _title(title: str | None) -> str:
-    return f" — {readable_html(title)}" if title else ""
+def _title(title: str | None, label: str = "") -> str:
+    """ " — title", unless the label already is the title."""
+    return f" — {readable_html(title)}" if title and readable(title) != readable(label) else ""
 
 
 def paper_meta(p: Paper) -> str:
     """Authors, venue, year, link and id of a paper, one line; the link only for an http(s) URL,
     opened in a new tab without a referrer."""
-    parts = [escape_html(x) for x in (", ".join(p.authors or []), p.venue or "", str(p.year or "")) if x]
+    year = str(p.year or "")
+    if year and year in (p.venue or ""):  # "ICML 2025 · 2025" says it twice
+        year = ""
+    parts = [escape_html(x) for x in (", ".join(p.authors or []), p.venue or "", year) if x]
     if safe_url(p.url):
         parts.append(f"<a href='{escape_html(p.url or '')}' rel='noopener noreferrer' target='_blank'>paper page</a>")
     parts.append(f"<code>{escape_html(p.paper_id)}</code>")

@@ -41,3 +41,19 @@ def test_names_from_patterns() -> None:
     assert coined_name("Our method, FAST, is fast. FAST wins.") == "FAST"
     # Names of other people's work are not ours.
     assert coined_name("BERT is popular. We study LLMs and SGD.") is None
+
+
+def test_display_label_shortens_a_title_label_only() -> None:
+    from rag.corpus.label import display_label, short_title
+
+    long = "Mind the Gap: a Spectral Analysis of Rank Collapse and Signal Propagation in Attention Layers"
+    assert short_title(long) == "Mind the Gap"
+    assert short_title("Benign Overfitting in Token Selection of Attention Mechanism and More Words") == (
+        "Benign Overfitting in Token Selection of Attention Mechanism…"
+    )
+    assert short_title("Conformal Prediction as Bayesian Quadrature") == "Conformal Prediction as Bayesian Quadrature"
+    # a label that is the whole title (no coined name) is shortened where shown; a coined one is kept
+    assert display_label(long, long) == "Mind the Gap" and display_label("JDI-CP", long) == "JDI-CP"
+    assert display_label("a phrase from the text", None) == "a phrase from the text"
+    # the label itself stays the whole title: follow-ups resolve names against it
+    assert make_label("We study things. Nothing is coined here.", title=long) == long

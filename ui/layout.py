@@ -11,6 +11,7 @@ import html
 import re
 
 from rag.answer.cite import escape_markers
+from rag.corpus.label import display_label
 from rag.text.display import readable, readable_html
 from rag.text.normalize import clean
 from rag.types import Answer, Citation
@@ -63,7 +64,8 @@ def answer_html(a: Answer, extra: str = "") -> str:
     if len(groups) > 1:
         items = []
         for n, sentences in groups:
-            label = readable_html(by_n[n][0].label) if by_n.get(n) else ""
+            first = by_n[n][0] if by_n.get(n) else None
+            label = readable_html(display_label(first.label, first.title)) if first else ""
             body = " ".join(_with_cites(s, by_n) for s in sentences)
             items.append(f"<li><b>{label}</b>: {body}</li>" if label else f"<li>{body}</li>")
         body_html = f"<ul>{''.join(items)}</ul>"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rag.corpus.label import display_label
 from rag.text.display import readable, readable_html
 from ui.render import (
     abstract_html,
@@ -30,7 +31,9 @@ def papers_table(query: str = "") -> list[list[str]]:
         hay = f"{p.paper_id} {p.label} {p.title or ''} {authors} {p.abstract} {abstract}".lower()
         if not q or q in hay:
             short = abstract[:140] + ("…" if len(abstract) > 140 else "")
-            rows.append([p.paper_id, readable(p.label), readable(p.title or ""), authors, short])
+            rows.append(
+                [p.paper_id, readable(display_label(p.label, p.title)), readable(p.title or ""), authors, short]
+            )
     return rows
 
 
@@ -42,7 +45,7 @@ def paper_view(paper_id: str) -> str:
     title = f"<p><b>{readable_html(p.title)}</b></p>" if p.title else ""
     flagged = flagged_spans(p, engine)
     body = abstract_html(p.abstract, [], flagged)
-    return f"<h3>{readable_html(p.label)}</h3>{title}{paper_meta(p)}<p>{body}</p>{flag_note(flagged)}"
+    return f"<h3>{readable_html(display_label(p.label, p.title))}</h3>{title}{paper_meta(p)}<p>{body}</p>{flag_note(flagged)}"
 
 
 def cited_bibtex(answers: list[dict[str, Any]]) -> str:

@@ -7,6 +7,7 @@ import itertools
 from typing import Any
 
 from rag.answer.cite import escape_markers
+from rag.corpus.label import display_label
 from rag.engine import Engine
 from rag.text.display import readable, readable_html
 from rag.text.guard import flag_of
@@ -98,7 +99,7 @@ def sources_html(a: Answer, engine: Engine) -> str:
     papers = engine.papers
     if a.refused:
         items = "".join(
-            f"<li><b>{readable_html(c.label)}</b>{_title(c.title, c.label)} <code>{escape_html(c.paper_id)}</code></li>"
+            f"<li><b>{_label(c.label, c.title)}</b>{_title(c.title, c.label)} <code>{escape_html(c.paper_id)}</code></li>"
             for c in a.closest
         )
         return f"<p class='refusal'><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
@@ -113,16 +114,20 @@ def sources_html(a: Answer, engine: Engine) -> str:
         marks = [(start, start + length) for start, length in found if start >= 0]
         flagged = flagged_spans(p, engine)
         out.append(
-            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{readable_html(p.label)}</b>"
+            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{_label(p.label, p.title)}</b>"
             f"{_title(p.title, p.label)}</summary>{paper_meta(p)}<p>{abstract_html(text, marks, flagged)}</p>"
             f"{flag_note(flagged)}</details>"
         )
     return "".join(out)
 
 
+def _label(label: str, title: str | None) -> str:
+    return readable_html(display_label(label, title))
+
+
 def _title(title: str | None, label: str = "") -> str:
-    """ " — title", unless the label already is the title."""
-    return f" — {readable_html(title)}" if title and readable(title) != readable(label) else ""
+    """ " — title", unless the label shown already is the title."""
+    return f" — {readable_html(title)}" if title and readable(title) != readable(display_label(label, title)) else ""
 
 
 def paper_meta(p: Paper) -> str:
@@ -156,7 +161,11 @@ def answer_markdown(a: Answer) -> str:
             c = group[0]
             title = f", *{readable(c.title)}*" if c.title else ""
             who = ", ".join(x for x in (authors_short(c.authors), c.venue or "") if x)
-            lines.append(f"{n}. **{readable(c.label)}**{title}" + (f" ({who})" if who else "") + f" (`{c.paper_id}`)")
+            lines.append(
+                f"{n}. **{readable(display_label(c.label, c.title))}**{title}"
+                + (f" ({who})" if who else "")
+                + f" (`{c.paper_id}`)"
+            )
             if c.url:
                 lines.append(f"   <{c.url}>")
             lines += [f"   > {c.display or escape_markers(readable(c.quote))}" for c in group]

@@ -12,6 +12,7 @@ from typing import Any
 from rag.answer.history import HistoryError, read_history
 from rag.answer.question import check_question
 from rag.cli.format import authors_short, format_references, printer
+from rag.corpus.label import display_label
 from rag.errors import UsageError
 from rag.settings import Settings, load_settings
 from rag.text.display import readable
@@ -155,7 +156,7 @@ def cmd_papers(args: argparse.Namespace) -> int:
         elif args.json:
             print(p.model_dump_json())
         else:
-            print(f"{readable(p.label)} ({p.paper_id})")
+            print(f"{readable(display_label(p.label, p.title))} ({p.paper_id})")
             for k in ("title", "venue", "year", "url"):
                 if getattr(p, k):
                     print(f"{k}: {readable(str(getattr(p, k)))}")
@@ -169,7 +170,12 @@ def cmd_papers(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
     else:
         for p in ordered:
-            cols = [p.paper_id, readable(p.label), readable(p.title or ""), authors_short(p.authors)]
+            cols = [
+                p.paper_id,
+                readable(display_label(p.label, p.title)),
+                readable(p.title or ""),
+                authors_short(p.authors),
+            ]
             print("\t".join(cols).rstrip("\t"))
     return 0
 

@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from rag.answer.present import readable_quote
+from rag.corpus.label import display_label
 from rag.text.display import readable
 from rag.types import Answer, Citation
 
@@ -19,8 +20,9 @@ def authors_short(authors: list[str] | None) -> str:
 
 def reference_line(n: int, c: Citation) -> str:
     """`[1] <label> — <title> (<first author> et al., <venue>) <url>`; parts the paper lacks left out."""
-    line = f"[{n}] {readable(c.label)}"
-    if c.title and readable(c.title) != readable(c.label):  # a label that is the whole title is not repeated
+    label = readable(display_label(c.label, c.title))
+    line = f"[{n}] {label}"
+    if c.title and readable(c.title) != label:  # a label that is the whole title is not repeated
         line += f" — {readable(c.title)}"
     who = ", ".join(x for x in (authors_short(c.authors), c.venue or "") if x)
     if who:
@@ -48,7 +50,9 @@ def format_references(a: Answer) -> str:
         for k in a.closest:
             title = f" — {readable(k.title)}" if k.title else ""
             by = f" ({authors_short(k.authors)})" if k.authors else ""
-            lines.append(f"  {readable(k.label)}{title}{by} [{k.paper_id}]  score {k.score:.3f}")
+            lines.append(
+                f"  {readable(display_label(k.label, k.title))}{title}{by} [{k.paper_id}]  score {k.score:.3f}"
+            )
     if a.explain:
         lines += ["", "Explain:"] + [f"  {x}" for x in a.explain]
     return "\n".join(lines)

@@ -188,14 +188,23 @@ def short_title(title: str, max_words: int = 8) -> str:
 
 
 def make_label(abstract: str, *, title: str | None = None) -> str:
-    """Coined name, else a short form of the title, else (no title) a phrase from the first sentence."""
+    """Coined name, else the title, else (no title) a phrase from the first sentence.
+
+    The whole title, not `short_title`: labels name papers in questions and histories
+    (rag/index/mentions.py), and a shorter one changes which papers a follow-up resolves to.
+    Where a label is shown, `display_label` shortens a title-label."""
     abstract = without_instructions(abstract)
     name = coined_name(abstract)
     if name:
         return name
     if title and not instruction_like(title):
-        return short_title(title) or title
+        return title
     return short_phrase(abstract) or "untitled"
+
+
+def display_label(label: str, title: str | None) -> str:
+    """The label as shown beside a citation: a label that is the whole title, shortened."""
+    return short_title(title) if title and label == title else label
 
 
 def without_instructions(abstract: str) -> str:

@@ -70,6 +70,10 @@ NAMES = {"a": {"foonet", "sparse", "expert"}, "b": {"bargan", "sparse", "imag"},
         (set(), ["a", "b"], None),
         ({"diffus"}, ["a", "b", "x"], None),  # a paper outside `listed` is never returned
         ({"foonet"}, ["a", "x"], ["a"]),  # unknown ids have no name stems
+        # two words name "b", one (the topic, shared with "b"'s neighbour) names "c": "b"
+        ({"bargan", "sparse", "diffus"}, ["b", "c"], ["b"]),
+        ({"foonet", "expert", "bargan"}, ["a", "b"], ["a"]),
+        ({"foonet", "expert", "bargan", "imag"}, ["a", "b"], ["a", "b"]),  # named alike: both
     ],
 )
 def test_by_name(stems: set[str], listed: list[str], expected: list[str] | None) -> None:

@@ -50,11 +50,16 @@ def by_position(question: str, listed: list[str], singled: list[str]) -> list[st
 
 def by_name(question_stems: set[str], listed: list[str], name_stems: dict[str, set[str]]) -> list[str] | None:
     """The listed papers the question names by a distinctive word of their label or title: a
-    stem that names exactly one of the listed papers."""
-    hits = []
+    stem that names exactly one of the listed papers. When several are named, the ones named
+    by the most such words: in "the proxy groups paper: which fairness notions …" two title
+    words name one paper, while "fairness" is the topic that may share a word with another."""
+    hits: dict[str, int] = {}
     for pid in listed:
         own = name_stems.get(pid, set())
         others = set().union(*(name_stems.get(o, set()) for o in listed if o != pid))
         if question_stems & (own - others):
-            hits.append(pid)
-    return hits or None
+            hits[pid] = len(question_stems & (own - others))
+    if not hits:
+        return None
+    best = max(hits.values())
+    return [pid for pid in listed if hits.get(pid) == best]

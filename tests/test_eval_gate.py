@@ -34,6 +34,7 @@ TARGETS_57: dict[str, tuple[float, bool]] = {
     "answerable_refused": (0.05, False),
     "refusal_f1": (0.88, True),
     "set_recall": (0.85, True),
+    "followup_exact_set": (0.90, True),  # answered from exactly the papers a reference points at
     "errors": (0.0, False),
 }
 TARGETS_SCALE: dict[str, tuple[float, bool]] = {
@@ -55,6 +56,7 @@ FLOORS_57: dict[str, float] = {
     "answerable_refused": 0.09,
     "refusal_f1": 0.60,
     "set_recall": 0.52,
+    "followup_exact_set": 0.85,  # 12 of 14 ordinal cases
 }
 FLOORS_SCALE: dict[str, float] = {
     "fact_recall": 0.66,

@@ -107,7 +107,7 @@ CITE_CSS = (
     "#chat .cite { color: #1d4ed8; cursor: pointer; white-space: nowrap; } "
     "#chat .cite:hover { text-decoration: underline; } "
     "details.source.current { outline: 2px solid #1d4ed8; border-radius: 4px; } "
-    ".source .meta { font-size: .9em; color: #555; margin: .2em 0 .4em 0; } "
+    ".source .meta { font-size: .9em; color: #555; margin: .2em 0 .4em 0; } .source .meta a { white-space: nowrap; } "
     # the list stays inside the message bubble, one paper per item with room between them
     "#chat .message ul { padding-left: 1.4em; margin: .2em 0; } #chat .message li { margin: 0 0 .5em 0; } "
 )

@@ -145,3 +145,14 @@ def test_chat_keeps_history(env: dict[str, str]) -> None:
     r = rag("chat", env=env, stdin="What is ZebraLogic?\nHow does accuracy change as puzzles get harder?\n/quit\n")
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("References:") == 2 and "curse of complexity" in r.stdout
+
+
+def test_chat_records_cited_papers_once_in_citation_order() -> None:
+    from rag.cli.commands import cited_ids
+    from rag.types import Answer, Citation
+
+    cites = [
+        Citation(n=n, paper_id=pid, label=pid, quote=q) for n, pid, q in [(2, "b", "x"), (1, "a", "y"), (1, "a", "z")]
+    ]
+    a = Answer(question="q", answer="x", refused=False, backend="extractive", latency_ms=0.0, citations=cites)
+    assert cited_ids(a) == ["a", "b"]

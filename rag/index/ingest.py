@@ -10,19 +10,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from llama_index.core.schema import TextNode
 from pydantic import BaseModel, Field
 
 from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
-from rag.index.chunks import paper_hash, paper_node, parse_chunk_id, sentence_node
+from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
 from rag.index.health import write_marker
 from rag.index.snapshot import bm25_ready, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
 from rag.text.normalize import clean, sentence_spans
 from rag.types import Paper
+
+if TYPE_CHECKING:
+    from llama_index.core.schema import TextNode
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +155,7 @@ def parse_files(paths: list[Path], report: IngestReport) -> dict[str, list[Paper
 
 def plan_changes(
     parsed: dict[str, list[Paper]],
-    manifest: dict[str, TextNode],
+    manifest: dict[str, Record],
     model: str,
     report: IngestReport,
     prune_missing_sources: bool,
@@ -232,7 +235,7 @@ def build_nodes(chunked: _Chunked, reuse: _Reuse, vecs: np.ndarray) -> tuple[lis
 def commit(
     store: Store,
     home: Path,
-    manifest: dict[str, TextNode],
+    manifest: dict[str, Record],
     sentence_nodes: list[TextNode],
     paper_nodes: list[TextNode],
     removed: list[str],
@@ -255,7 +258,7 @@ def commit(
     # An unchanged corpus costs one manifest read and one id listing, nothing more.
 
 
-def collect_garbage(store: Store, manifest: dict[str, TextNode] | None = None) -> int:
+def collect_garbage(store: Store, manifest: dict[str, Record] | None = None) -> int:
     """Delete sentences whose paper is gone or whose hash is not the committed one."""
     live = {pid: str(n.metadata["paper_hash"]) for pid, n in (manifest or store.manifest()).items()}
     stale = []

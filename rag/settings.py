@@ -36,9 +36,10 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(64, ge=1, description="Sentences per embedding batch.")
     embed_device: str = Field("cpu", description="torch device for embeddings.")
     embed_backend: Literal["torch", "onnx", "onnx-int8"] = Field(
-        "torch",
-        description="Embedding runtime: torch, onnx (ONNX Runtime fp32) or onnx-int8; onnx ones need the onnx"
-        " extra, export once under RAG_HOME/models and re-embed the index (their vectors differ slightly).",
+        "onnx",
+        description="Embedding runtime: onnx (ONNX Runtime fp32, the default: queries run without torch), "
+        "onnx-int8 or torch. The onnx ones export the model once under RAG_HOME/models (at ingest or serve "
+        "start); switching re-embeds an existing index once (the vectors differ slightly).",
     )
     top_k: int = Field(5, ge=1, le=50, description="Papers considered for the answer.")
     backend: BackendName = Field("extractive", description="Answer backend.")

@@ -39,8 +39,8 @@ def onnx_ok(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(embed_mod, "onnx_unavailable", lambda: None)
 
 
-def test_setting_defaults_to_torch_and_reads_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert Settings().embed_backend == "torch"
+def test_setting_defaults_to_onnx_and_reads_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().embed_backend == "onnx"
     monkeypatch.setenv("RAG_EMBED_BACKEND", "onnx-int8")
     assert load_settings().embed_backend == "onnx-int8"
     monkeypatch.setenv("RAG_EMBED_BACKEND", "tensorrt")
@@ -66,11 +66,11 @@ def test_unknown_backend_is_one_clear_line() -> None:
 def test_missing_onnx_extra_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     real = embed_mod.importlib.util.find_spec
     monkeypatch.setattr(embed_mod.importlib.util, "find_spec", lambda n: None if n == "onnx" else real(n))
-    assert onnx_unavailable() == "the onnx embedding backends need onnx: pip install -e '.[onnx]'"
+    assert onnx_unavailable() == "the onnx embedding backends need onnx: pip install -e ."
     assert skip_reason("onnx") == onnx_unavailable()
     assert skip_reason("torch") is None
     engine = Engine(Settings(home=tmp_path, embed_backend="onnx"))
-    with pytest.raises(UsageError, match=r"pip install -e '\.\[onnx\]'"):
+    with pytest.raises(UsageError, match=r"pip install -e \."):
         _ = engine.embedder
 
 

@@ -4,12 +4,35 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
-
-from llama_index.core.schema import TextNode
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from rag.text.guard import FLAG_KEY, instruction_like
 from rag.types import Paper
+
+if TYPE_CHECKING:
+    from llama_index.core.schema import TextNode
+
+# Keys llama-index adds to a node's Chroma metadata (its own serialisation), not ours.
+_NODE_KEYS = frozenset({"_node_content", "_node_type", "document_id", "doc_id", "ref_doc_id"})
+
+
+@dataclass(slots=True)
+class Record:
+    """A stored sentence or paper as readers need it: id, text, flat metadata. Reading the
+    index builds these instead of llama-index nodes, whose import alone costs ~1 s per
+    process; writers (ingest) still build `TextNode`s."""
+
+    node_id: str
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def get_content(self) -> str:
+        return self.text
+
+    @classmethod
+    def from_chroma(cls, cid: str, doc: str | None, meta: Any) -> Record:
+        return cls(cid, doc or "", {k: v for k, v in dict(meta or {}).items() if k not in _NODE_KEYS})
 
 
 def paper_hash(paper: Paper, model: str) -> str:
@@ -26,6 +49,8 @@ def chunk_id(paper_id: str, phash: str, i: int) -> str:
 
 
 def sentence_node(paper: Paper, phash: str, i: int, start: int, end: int, text: str) -> TextNode:
+    from llama_index.core.schema import TextNode
+
     meta: dict[str, Any] = {
         "paper_id": paper.paper_id,
         "sent_index": i,
@@ -49,6 +74,8 @@ def sentence_node(paper: Paper, phash: str, i: int, start: int, end: int, text: 
 
 
 def paper_node(paper: Paper, phash: str, n_chunks: int) -> TextNode:
+    from llama_index.core.schema import TextNode
+
     meta: dict[str, Any] = {
         "paper_id": paper.paper_id,
         "source": paper.source,
@@ -71,7 +98,7 @@ def paper_node(paper: Paper, phash: str, n_chunks: int) -> TextNode:
     )
 
 
-def node_to_paper(node: TextNode) -> Paper:
+def node_to_paper(node: TextNode | Record) -> Paper:
     m = node.metadata
     return Paper(
         paper_id=m["paper_id"],

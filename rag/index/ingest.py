@@ -10,19 +10,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from llama_index.core.schema import TextNode
 from pydantic import BaseModel, Field
 
 from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
-from rag.index.chunks import paper_hash, paper_node, parse_chunk_id, sentence_node
+from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
+from rag.index.file_records import confirm_unchanged, record_files, unchanged_candidates
 from rag.index.health import write_marker
 from rag.index.snapshot import bm25_ready, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
 from rag.text.normalize import clean, sentence_spans
 from rag.types import Paper
+
+if TYPE_CHECKING:
+    from llama_index.core.schema import TextNode
 
 log = logging.getLogger(__name__)
 
@@ -109,30 +113,42 @@ def ingest(
     t0 = time.perf_counter()
     report = IngestReport()
     progress = sys.stderr.isatty() if progress is None else progress
-    parsed = parse_files(paths, report)
+    files = list_files(paths, report)
+    maybe_same, prints = unchanged_candidates(files, home, embedder.name)
+    parsed = parse_files([f for f in files if f not in maybe_same], report)
     with writer_lock(home):
         manifest = store.manifest()
-        plan = plan_changes(parsed, manifest, embedder.name, report, prune_missing_sources)
+        kept = confirm_unchanged(maybe_same, manifest, home)
+        report.unchanged += sum(kept.values())
+        report.files += [str(f) for f in maybe_same if f.stem in kept]
+        parsed.update(parse_files([f for f in maybe_same if f.stem not in kept], report))
+        plan = plan_changes(parsed, manifest, embedder.name, report, prune_missing_sources, set(kept))
         reuse = store.embeddings_by_hash(sorted({h for _, h in plan.new}))
         chunked = [(p, h, split_chunks(p, embedder)) for p, h in plan.new]
         vecs = embed_new(chunked, reuse, embedder, report, progress)
         sentence_nodes, paper_nodes = build_nodes(chunked, reuse, vecs)
         commit(store, home, manifest, sentence_nodes, paper_nodes, plan.removed, embedder.name)
+        record_files(home, files, prints, parsed, embedder.name)
         report.removed = len(plan.removed)
         report.papers, report.chunks = store.count()
         write_marker(store, home)
+    order = {str(f): i for i, f in enumerate(files)}
+    report.files.sort(key=lambda f: order.get(f, len(order)))  # the files' order, parsed or not
     report.seconds = round(time.perf_counter() - t0, 3)
     return report
 
 
-def parse_files(paths: list[Path], report: IngestReport) -> dict[str, list[Paper]]:
-    """Papers per file stem; bad files are reported and skipped."""
-    parsed: dict[str, list[Paper]] = {}
+def list_files(paths: list[Path], report: IngestReport) -> list[Path]:
     try:
-        files = corpus_files(paths)
+        return corpus_files(paths)
     except CorpusError as e:
         report.errors.append(str(e))
-        files = []
+        return []
+
+
+def parse_files(files: list[Path], report: IngestReport) -> dict[str, list[Paper]]:
+    """Papers per file stem; bad files are reported and skipped."""
+    parsed: dict[str, list[Paper]] = {}
     for f in files:
         try:
             papers = read_corpus_file(f)
@@ -152,10 +168,11 @@ def parse_files(paths: list[Path], report: IngestReport) -> dict[str, list[Paper
 
 def plan_changes(
     parsed: dict[str, list[Paper]],
-    manifest: dict[str, TextNode],
+    manifest: dict[str, Record],
     model: str,
     report: IngestReport,
     prune_missing_sources: bool,
+    kept: set[str] | None = None,
 ) -> _Plan:
     """Compare parsed papers with the manifest: new or changed papers, and removed ids."""
     owner = {pid: str(n.metadata["source"]) for pid, n in manifest.items()}
@@ -182,7 +199,8 @@ def plan_changes(
             else:
                 report.updated += 1
     if prune_missing_sources:
-        plan.removed += [pid for pid, src in owner.items() if src not in parsed and pid not in plan.removed]
+        keep = set(parsed) | (kept or set())
+        plan.removed += [pid for pid, src in owner.items() if src not in keep and pid not in plan.removed]
     return plan
 
 
@@ -232,7 +250,7 @@ def build_nodes(chunked: _Chunked, reuse: _Reuse, vecs: np.ndarray) -> tuple[lis
 def commit(
     store: Store,
     home: Path,
-    manifest: dict[str, TextNode],
+    manifest: dict[str, Record],
     sentence_nodes: list[TextNode],
     paper_nodes: list[TextNode],
     removed: list[str],
@@ -255,7 +273,7 @@ def commit(
     # An unchanged corpus costs one manifest read and one id listing, nothing more.
 
 
-def collect_garbage(store: Store, manifest: dict[str, TextNode] | None = None) -> int:
+def collect_garbage(store: Store, manifest: dict[str, Record] | None = None) -> int:
     """Delete sentences whose paper is gone or whose hash is not the committed one."""
     live = {pid: str(n.metadata["paper_hash"]) for pid, n in (manifest or store.manifest()).items()}
     stale = []

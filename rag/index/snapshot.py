@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import logging
 import re
 import shutil
@@ -13,11 +11,10 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-from llama_index.core.schema import BaseNode, TextNode
-from llama_index.retrievers.bm25 import BM25Retriever
 
 from rag.errors import IndexCorrupt
-from rag.index.chunks import node_to_paper
+from rag.index.bm25 import Bm25Index, build_bm25, load_bm25
+from rag.index.chunks import Record, node_to_paper
 from rag.index.mentions import Mentions
 from rag.index.store import Store, stamp_of
 from rag.index.vocabulary import Vocabulary
@@ -36,10 +33,10 @@ class Snapshot:
     stamp: str
     papers: dict[str, Paper]
     hashes: dict[str, str]
-    sentences: dict[str, TextNode]
-    bm25_sentences: BM25Retriever | None
-    bm25_papers: BM25Retriever | None
-    by_paper: dict[str, list[TextNode]] = field(default_factory=dict)
+    sentences: dict[str, Record]
+    bm25_sentences: Bm25Index | None
+    bm25_papers: Bm25Index | None
+    by_paper: dict[str, list[Record]] = field(default_factory=dict)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # sentence id -> unit vector
     paper_ids: list[str] = field(default_factory=list)  # row order of `centroids`
     centroids: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
@@ -126,27 +123,24 @@ def named_papers(question: str, labels: dict[str, str]) -> set[str]:
 _bm25_lock = threading.Lock()
 
 
-def _bm25(nodes: list[TextNode], path: Path) -> BM25Retriever | None:
+def _bm25(nodes: list[Record], path: Path) -> Bm25Index | None:
     if not nodes:
         return None
     if (path / "retriever.json").exists():
         try:
-            return BM25Retriever.from_persist_dir(str(path))
+            return load_bm25(path, len(nodes))
         except Exception as e:  # a damaged cache is rebuilt, never trusted
             log.warning("rebuilding BM25 index at %s (%s)", path, e)
     tmp = path.with_name(path.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    # bm25s draws progress bars it has no switch for; they are noise on our stderr.
-    with contextlib.redirect_stderr(io.StringIO()):
-        retriever = BM25Retriever.from_defaults(nodes=list[BaseNode](nodes), similarity_top_k=min(100, len(nodes)))
-        retriever.persist(str(tmp))
+    index = build_bm25([n.get_content() for n in nodes], tmp)
     shutil.rmtree(path, ignore_errors=True)
     tmp.rename(path)
-    return retriever
+    return index
 
 
-def _incomplete(manifest: dict[str, TextNode], sentences: dict[str, TextNode]) -> list[str]:
+def _incomplete(manifest: dict[str, Record], sentences: dict[str, Record]) -> list[str]:
     """Committed papers whose sentences are not all present."""
     have: dict[str, int] = {}
     for n in sentences.values():
@@ -165,7 +159,7 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     is off); BM25 is loaded from disk or rebuilt."""
     manifest, sentences, sent_vecs = _read_committed(store, vectors)
     stamp = stamp_of(manifest)
-    by_paper: dict[str, list[TextNode]] = {}
+    by_paper: dict[str, list[Record]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
         by_paper.setdefault(n.metadata["paper_id"], []).append(n)
     base = home / "bm25" / f"{store.name}-{stamp}"
@@ -198,9 +192,7 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     )
 
 
-def _read_committed(
-    store: Store, vectors: bool
-) -> tuple[dict[str, TextNode], dict[str, TextNode], dict[str, np.ndarray]]:
+def _read_committed(store: Store, vectors: bool) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray]]:
     """The manifest and the sentences whose hash it commits (with vectors), read again
     when a concurrent writer's garbage collection shifted pages under us."""
     for attempt in range(3):
@@ -213,7 +205,7 @@ def _read_committed(
                 "run `rag ingest --rebuild` (or check the Chroma server)"
             ) from None
         hashes = {pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()}
-        sentences: dict[str, TextNode] = {}
+        sentences: dict[str, Record] = {}
         sent_vecs: dict[str, np.ndarray] = {}
         for i, n in enumerate(records):
             if hashes.get(n.metadata["paper_id"]) == n.metadata["paper_hash"]:

@@ -12,12 +12,15 @@ from __future__ import annotations
 import hashlib
 import logging
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-from chromadb.api.collection_configuration import CreateCollectionConfiguration
-from llama_index.core.schema import TextNode
-from llama_index.core.vector_stores.utils import metadata_dict_to_node, node_to_metadata_dict
+
+from rag.index.chunks import Record
+
+if TYPE_CHECKING:  # chromadb is imported when a store opens; llama-index only by writers
+    from chromadb.api.collection_configuration import CreateCollectionConfiguration
+    from llama_index.core.schema import TextNode
 
 log = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG on import; its debug lines are noise on our stderr.
@@ -60,7 +63,7 @@ class Store:
             self.client = chromadb.PersistentClient(path=str(home / "chroma"), settings=chroma_settings)
             self.location = str((home / "chroma").resolve())
         cfg = cast(
-            CreateCollectionConfiguration,
+            "CreateCollectionConfiguration",
             {"hnsw": {"space": "cosine", **(hnsw or {"ef_search": 200, "ef_construction": 200, "max_neighbors": 32})}},
         )
         # embedding_function=None: Chroma's default one would download a model.
@@ -76,14 +79,13 @@ class Store:
         )
 
     # --- manifest -------------------------------------------------------------------
-    def manifest(self) -> dict[str, TextNode]:
+    def manifest(self) -> dict[str, Record]:
         """paper_id -> paper record (the committed state)."""
         got = self.papers.get(include=["documents", "metadatas"])
-        out: dict[str, TextNode] = {}
-        for pid, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=False):
-            node = metadata_dict_to_node(dict(meta), text=doc)
-            out[pid] = node  # type: ignore[assignment]
-        return out
+        return {
+            pid: Record.from_chroma(pid, doc, meta)
+            for pid, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=False)
+        }
 
     def paper_embeddings(self, ids: list[str]) -> dict[str, list[float]]:
         if not ids:
@@ -93,19 +95,16 @@ class Store:
 
     def read_sentences(
         self, where: dict[str, Any] | None = None, *, with_vectors: bool = False, page: int = 20000
-    ) -> tuple[list[TextNode], list[np.ndarray]]:
+    ) -> tuple[list[Record], list[np.ndarray]]:
         """All sentence records (and their vectors), fetched in pages to bound memory spikes."""
         include: Any = ["documents", "metadatas", "embeddings"] if with_vectors else ["documents", "metadatas"]
-        nodes: list[TextNode] = []
+        nodes: list[Record] = []
         vecs: list[np.ndarray] = []
         offset = 0
         while True:
             got = self.sentences.get(where=where, include=include, limit=page, offset=offset)  # type: ignore[arg-type]
             docs, metas = got["documents"] or [], got["metadatas"] or []
-            nodes += [
-                metadata_dict_to_node(dict(m), text=d)  # type: ignore[misc]
-                for d, m in zip(docs, metas, strict=False)
-            ]
+            nodes += [Record.from_chroma(i, d, m) for i, d, m in zip(got["ids"], docs, metas, strict=False)]
             if with_vectors:
                 vecs += [np.asarray(e, dtype=np.float32) for e in rows(got["embeddings"])]
             if len(got["ids"]) < page:
@@ -130,6 +129,8 @@ class Store:
 
     # --- writes -----------------------------------------------------------------------
     def add_sentences(self, nodes: list[TextNode], batch: int = 1000) -> None:
+        from llama_index.core.vector_stores.utils import node_to_metadata_dict
+
         for b in range(0, len(nodes), batch):
             part = nodes[b : b + batch]
             self.sentences.upsert(
@@ -141,6 +142,8 @@ class Store:
 
     def commit_papers(self, nodes: list[TextNode]) -> None:
         """Upsert paper records in one call: the commit point of an ingest."""
+        from llama_index.core.vector_stores.utils import node_to_metadata_dict
+
         if nodes:
             self.papers.upsert(
                 ids=[n.node_id for n in nodes],
@@ -187,7 +190,7 @@ def rows(x: Any) -> list[Any]:
     return [] if x is None else list(x)
 
 
-def stamp_of(manifest: dict[str, TextNode]) -> str:
+def stamp_of(manifest: dict[str, Record] | dict[str, TextNode]) -> str:
     h = hashlib.sha1()
     for pid in sorted(manifest):
         h.update(f"{pid}:{manifest[pid].metadata['paper_hash']}\n".encode())

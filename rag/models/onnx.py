@@ -125,10 +125,19 @@ def _quantize_int8(src: Path, dest: Path, signed: bool) -> None:
         logging.disable(logging.NOTSET)
 
 
+def onnx_path(cache_dir: Path, model_path: str, backend: str) -> Path:
+    """Where the ONNX file of `backend` is (or will be) exported; nothing is loaded."""
+    folder = onnx_dir(cache_dir, model_path)
+    if backend == "onnx":
+        return folder / "model.onnx"
+    config, signed = int8_config()
+    return folder / f"model_{'qint8' if signed else 'quint8'}_{config}.onnx"
+
+
 def ensure_onnx(st_model: Any, model_path: str, cache_dir: Path, backend: str) -> Path:
     """The ONNX file for `backend`, exported (and quantised) on first use, then reused."""
-    folder = onnx_dir(cache_dir, model_path)
-    fp32 = folder / "model.onnx"
+    fp32 = onnx_path(cache_dir, model_path, "onnx")
+    folder = fp32.parent
     with _EXPORT_LOCK:
         folder.mkdir(parents=True, exist_ok=True)
         if not fp32.exists():
@@ -136,10 +145,10 @@ def ensure_onnx(st_model: Any, model_path: str, cache_dir: Path, backend: str) -
             _export_fp32(st_model, fp32)
         if backend == "onnx":
             return fp32
-        config, signed = int8_config()
-        q = folder / f"model_{'qint8' if signed else 'quint8'}_{config}.onnx"
+        q = onnx_path(cache_dir, model_path, backend)
+        _, signed = int8_config()
         if not q.exists():
-            log.info("quantising %s to int8 (%s)", fp32, config)
+            log.info("quantising %s to int8 (%s)", fp32, q.name)
             _quantize_int8(fp32, q, signed)
         return q
 

@@ -14,11 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from llama_index.core.base.base_retriever import BaseRetriever
-from llama_index.core.llms import MockLLM
-from llama_index.core.retrievers import QueryFusionRetriever
-from llama_index.core.retrievers.fusion_retriever import FUSION_MODES
-from llama_index.core.schema import QueryBundle
 
 from rag.index.snapshot import Snapshot, load_snapshot
 from rag.index.store import Store, stamp_of
@@ -27,6 +22,7 @@ from rag.retrieval.signals import (
     BM25Ids,
     DenseIds,
     bm25_scores,
+    fuse,
     owner_mask,
     rrf,
     top_papers,
@@ -37,8 +33,6 @@ from rag.types import Hit, Paper, SentenceHit
 log = logging.getLogger(__name__)
 
 QUERY_CACHE_SIZE = 2048
-# Fusion with one query never calls its LLM; an explicit one keeps it from reaching for OpenAI.
-_NO_LLM = MockLLM()
 
 
 @dataclass
@@ -203,40 +197,38 @@ class Retriever:
     def _sentence_hits(
         self, snap: Snapshot, question: str, qv: np.ndarray, scope: _Scope | None, mode: str
     ) -> tuple[dict[str, list[SentenceHit]], list[str]]:
-        """Dense and BM25 sentence hits fused by llama-index's reciprocal-rank fusion, grouped
-        by paper (best first), and the fused sentence order."""
+        """Dense and BM25 sentence hits fused by reciprocal rank (llama-index's fusion, done
+        in place: importing llama-index costs a cold `rag ask` ~1 s), grouped by paper (best
+        first), and the fused sentence order."""
         assert snap.bm25_sentences is not None
         pool = min(self.sentence_pool, len(snap.sentences))
         dense = DenseIds(self.store.sentences, snap, pool, scope.where if scope else None)
         bm25 = BM25Ids(snap.bm25_sentences, snap.bm25_sentence_ids, snap.sentences, pool, None)
         if scope is not None:
             bm25.mask = owner_mask(snap, "sentence", scope.allowed)
-        parts: list[BaseRetriever] = [dense] if mode == "dense" else [bm25] if mode == "bm25" else [dense, bm25]
-        fusion = QueryFusionRetriever(
-            parts,
-            llm=_NO_LLM,
-            mode=FUSION_MODES.RECIPROCAL_RANK,
-            num_queries=1,  # type: ignore[arg-type]
-            similarity_top_k=pool,
-            use_async=False,
-        )
-        fused = fusion.retrieve(QueryBundle(query_str=question, embedding=list(map(float, qv))))
+        parts = []
+        if mode != "bm25":
+            parts.append(dense.retrieve(list(map(float, qv))))
+        if mode != "dense":
+            parts.append(bm25.retrieve(question))
+        fused = fuse(parts, pool)
         per_paper: dict[str, list[SentenceHit]] = {}
-        for r in fused:
-            m = r.node.metadata
+        for cid, score in fused:
+            node = snap.sentences[cid]
+            m = node.metadata
             per_paper.setdefault(m["paper_id"], []).append(
                 SentenceHit(
-                    chunk_id=r.node.node_id,
+                    chunk_id=cid,
                     paper_id=m["paper_id"],
                     sent_index=int(m["sent_index"]),
-                    quote=snap.quote(r.node.node_id),
-                    text=r.node.get_content(),
-                    dense=dense.scores.get(r.node.node_id),
-                    bm25=bm25.scores.get(r.node.node_id),
-                    fused=float(r.score or 0.0),
+                    quote=snap.quote(cid),
+                    text=node.get_content(),
+                    dense=dense.scores.get(cid),
+                    bm25=bm25.scores.get(cid),
+                    fused=float(score or 0.0),
                 )
             )
-        return per_paper, [r.node.node_id for r in fused]
+        return per_paper, [cid for cid, _ in fused]
 
 
 @dataclass

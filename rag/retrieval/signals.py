@@ -1,22 +1,20 @@
-"""The retrieval signals: dense and BM25 sentence hits (as llama-index retrievers for fusion),
-exact centroid cosine and BM25 over whole abstracts at paper level, and reciprocal-rank fusion."""
+"""The retrieval signals: dense and BM25 sentence hits (chunk id, score), exact centroid
+cosine and BM25 over whole abstracts at paper level, and reciprocal-rank fusion."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import bm25s
 import numpy as np
-from llama_index.core.base.base_retriever import BaseRetriever
-from llama_index.core.schema import NodeWithScore, QueryBundle
-from llama_index.retrievers.bm25 import BM25Retriever
 
+from rag.index.bm25 import Bm25Index
 from rag.index.snapshot import Snapshot
 
 RRF_K = 60.0
+Scored = list[tuple[str, float]]  # (chunk id, score), best first
 
 
-class DenseIds(BaseRetriever):
+class DenseIds:
     """Nearest sentences from the Chroma collection's HNSW index.
 
     Asks Chroma for ids and distances only: the snapshot already holds every committed
@@ -26,41 +24,36 @@ class DenseIds(BaseRetriever):
     """
 
     def __init__(self, collection: Any, snap: Snapshot, k: int, where: dict[str, Any] | None) -> None:
-        super().__init__()
         self.collection, self.snap, self.k, self.where = collection, snap, k, where
         self.scores: dict[str, float] = {}
 
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+    def retrieve(self, embedding: list[float]) -> Scored:
         got = self.collection.query(
-            query_embeddings=[query_bundle.embedding], n_results=self.k, where=self.where, include=["distances"]
+            query_embeddings=[embedding], n_results=self.k, where=self.where, include=["distances"]
         )
         out = []
         for cid, dist in zip(got["ids"][0], (got["distances"] or [[]])[0], strict=False):
-            node = self.snap.sentences.get(cid)
-            if node is None:  # not committed (an ingest in progress) or stale
+            if cid not in self.snap.sentences:  # not committed (an ingest in progress) or stale
                 continue
             self.scores[cid] = 1.0 - float(dist)
-            out.append(NodeWithScore(node=node, score=self.scores[cid]))
+            out.append((cid, self.scores[cid]))
         return out
 
 
-class BM25Ids(BaseRetriever):
-    """BM25 (bm25s, built by llama-index's `BM25Retriever`) scored straight from its arrays.
+class BM25Ids:
+    """BM25 (bm25s, with llama-index's `BM25Retriever` settings) scored straight from its arrays.
 
     `BM25Retriever.retrieve` rebuilds every hit from JSON and computes a filter mask over
     the whole corpus in its constructor; here the mask is one numpy comparison and hits
-    map by position to the snapshot's nodes.
+    map by position to the snapshot's records.
     """
 
-    def __init__(
-        self, bm25: BM25Retriever, ids: list[str], nodes: dict[str, Any], k: int, mask: np.ndarray | None
-    ) -> None:
-        super().__init__()
+    def __init__(self, bm25: Bm25Index, ids: list[str], nodes: dict[str, Any], k: int, mask: np.ndarray | None) -> None:
         self.bm25, self.ids, self.nodes, self.k, self.mask = bm25, ids, nodes, k, mask
         self.scores: dict[str, float] = {}
 
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        scores = bm25_scores(self.bm25, query_bundle.query_str, self.mask)
+    def retrieve(self, query: str) -> Scored:
+        scores = bm25_scores(self.bm25, query, self.mask)
         if scores is None:
             return []
         k = min(self.k, len(scores))
@@ -70,15 +63,26 @@ class BM25Ids(BaseRetriever):
         for i in top:
             if scores[i] <= 0:
                 break
-            node = self.nodes.get(self.ids[i])
-            if node is not None:
+            if self.ids[i] in self.nodes:
                 self.scores[self.ids[i]] = float(scores[i])
-                out.append(NodeWithScore(node=node, score=float(scores[i])))
+                out.append((self.ids[i], float(scores[i])))
         return out
 
 
-def bm25_scores(retriever: BM25Retriever, query: str, mask: np.ndarray | None) -> np.ndarray | None:
+def fuse(results: list[Scored], top: int) -> Scored:
+    """Reciprocal-rank fusion exactly as llama-index's `QueryFusionRetriever` does it (k=60;
+    each list re-sorted by score, stable; ties in the fused score keep first-seen order)."""
+    fused: dict[str, float] = {}
+    for scored in results:
+        for rank, (cid, _) in enumerate(sorted(scored, key=lambda x: x[1] or 0.0, reverse=True)):
+            fused[cid] = fused.get(cid, 0.0) + 1.0 / (rank + RRF_K)
+    return sorted(fused.items(), key=lambda x: x[1], reverse=True)[:top]
+
+
+def bm25_scores(retriever: Bm25Index, query: str, mask: np.ndarray | None) -> np.ndarray | None:
     """Scores of every document for `query`, tokenised exactly as the index was (None: no known term)."""
+    import bm25s
+
     tokens = bm25s.tokenize(
         query,
         stemmer=None if retriever.skip_stemming else retriever.stemmer,

@@ -8,7 +8,6 @@ tests/artifacts/load.json.
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import random
@@ -127,8 +126,11 @@ def ask_alone(session: Any, question: str, times: list[float] | None = None) -> 
 
 
 def plain(message: str) -> str:
-    """A chat message's text: the Chatbot gets escaped HTML with <br> for line breaks."""
-    return html.unescape(message.replace("<br>", "\n"))
+    """A chat message's text: the app's own reading of the HTML it wrote (list items and
+    paragraphs on their own lines)."""
+    from ui.layout import message_plain
+
+    return message_plain(message)
 
 
 def problem(answer: str, sources: str) -> str | None:

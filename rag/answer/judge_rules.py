@@ -8,7 +8,16 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from rag.answer.judge_text import Tok, _stemmer, is_negation, stems, tokens, window
+from rag.answer.judge_text import (
+    IMPLICIT_NEGATIVES,
+    Tok,
+    _stemmer,
+    is_free_compound,
+    is_negation,
+    stems,
+    tokens,
+    window,
+)
 
 # Anchors of a predicate stay inside its clause; "as"/"when" also start a new one here
 # ("accuracy drops as complexity grows" has two predicates about different things).
@@ -90,6 +99,9 @@ def _prefixed(tok: Tok, vocab: set[str]) -> str | None:
 def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[tuple[str, set[str]]]:
     out = []
     for i, t in enumerate(toks):
+        if is_free_compound(t.word):  # only the word before "-free" is negated
+            out.append((t.word, {stem_of(t.word.rsplit("-", 1)[0].split("-")[-1])}))
+            continue
         base = _prefixed(t, vocab)
         if base:
             out.append((t.word, {base} | window(toks, i, after=after)))
@@ -108,7 +120,9 @@ def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tu
     for word, scope in scopes:
         i = next(k for k, t in enumerate(toks) if t.word == word)
         m = _NEG_PREFIX.match(word)
-        if m and not is_negation(toks[i]):
+        if is_free_compound(word):
+            head = next(iter(scope))
+        elif m and not is_negation(toks[i]):
             head = stem_of(word[m.end() :])
         else:
             head = next((t.stem for t in toks[i + 1 :] if t.content), "")
@@ -116,22 +130,39 @@ def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tu
     return out
 
 
+_IMPLICIT_STEMS = frozenset(_stemmer().stemWords(sorted(IMPLICIT_NEGATIVES)))
+
+
+def _implicit(toks: tuple[Tok, ...]) -> list[set[str]]:
+    """The words around each implicit negative ("hidden", "prevents", "instead")."""
+    return [window(toks, i, before=3, after=3) for i, t in enumerate(toks) if t.word in IMPLICIT_NEGATIVES]
+
+
+def _licensed(scope: set[str], head: str, implicit: list[set[str]]) -> bool:
+    """A negation restated by an implicit negative of the other text about the same words;
+    not when it negates an implicit negative ("does not ignore X" is no "ignores X")."""
+    return head not in _IMPLICIT_STEMS and any(scope & w for w in implicit)
+
+
 def negation(claim: str, evidence: str) -> str | None:
     """A negation in one text whose scope the other text states without one: the text with
-    more negations has one whose scope the other states and does not negate."""
+    more negations has one whose scope the other states and does not negate (by a negation
+    word, a prefix, "-free", or an implicit negative such as "hidden" or "prevents")."""
     c_toks, e_toks = tokens(claim), tokens(evidence)
     c_stems, e_stems = stems(claim), stems(evidence)
     vocab = c_stems | e_stems
     c_scopes, e_scopes = _neg_scopes(c_toks, vocab), _neg_scopes(e_toks, vocab)
     if len(c_scopes) > len(e_scopes):
+        e_impl = _implicit(e_toks)
         for word, scope, head in _heads(c_toks, c_scopes):
-            if scope & e_stems and not any(head in es for _, es in e_scopes):
+            if scope & e_stems and not any(head in es for _, es in e_scopes) and not _licensed(scope, head, e_impl):
                 return f"negation mismatch: '{word}' not in evidence"
     if len(e_scopes) > len(c_scopes):
         wide = _neg_scopes(e_toks, vocab, after=8)
-        for (word, scope), (_, far) in zip(e_scopes, wide, strict=True):
+        c_impl = _implicit(c_toks)
+        for (word, scope, head), (_, far) in zip(_heads(e_toks, e_scopes), wide, strict=True):
             hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
-            if hit and not any(far & cs for _, cs in c_scopes):
+            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_impl):
                 return f"negation mismatch: evidence says '{word}'"
     return None
 
@@ -143,15 +174,34 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str]]]:
     table = opposites()
     out = []
     for i, t in enumerate(toks):
-        for line, side in table.get(t.word, []):
+        word, extra = t.word, set()
+        if word not in table and "-" in word:  # "low-rank", "long-term": the first part is the predicate
+            word, rest = word.split("-", 1)
+            extra = {stem_of(p)[:5] for p in rest.split("-") if len(p) > 2}
+        for line, side in table.get(word, []):
             passive = (
                 t.word in _PASSIVE_FLIP
                 and i + 1 < len(toks)
                 and toks[i + 1].word == "by"
                 and any(toks[k].word in _PASSIVE_AUX for k in range(max(0, i - 3), i))
             )
-            out.append((t.word, line, 1 - side if passive else side, _anchors(toks, i)))
+            flip = passive != _negated(toks, i)  # "does not allow" is on the side of "prevents"
+            out.append((t.word, line, 1 - side if flip else side, _anchors(toks, i) | extra))
     return out
+
+
+_PREDICATE_NEGATORS = frozenset("not never cannot can't don't doesn't didn't isn't aren't won't unable".split())
+
+
+def _negated(toks: tuple[Tok, ...], i: int) -> bool:
+    """A negation word before token i with only function words between ("does not increase",
+    "cannot be improved"; not "does not always translate to improved")."""
+    for k in range(i - 1, max(-1, i - 4), -1):
+        if toks[k].boundary or toks[k].content:
+            return False
+        if toks[k].word in _PREDICATE_NEGATORS:
+            return not (k + 1 < len(toks) and toks[k + 1].word in {"only", "just", "merely"})
+    return False
 
 
 def direction(claim: str, evidence: str) -> str | None:
@@ -202,11 +252,28 @@ def overclaim(claim: str, evidence: str) -> str | None:
         if not licensed:
             return f"overclaim: {word}"
     c_words = {t.word for t in tokens(claim)}
+    both = _both_for_either(tokens(claim), e_toks)
+    if both:
+        return both
     c_stems = stems(claim)
     if not c_words & _HEDGE_LICENSERS:
         for i, t in enumerate(e_toks):
             if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
                 return f"overclaim: drops '{t.word}'"
+    return None
+
+
+def _both_for_either(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:
+    """ "both X and Y" where the evidence says "either X or Y" / "X or Y" about the same words
+    (and "either X or Y" where it says "both X and Y")."""
+    for cue, alts in (("both", {"or", "either"}), ("either", {"both"})):
+        c_at = [i for i, t in enumerate(c_toks) if t.word == cue]
+        if not c_at or any(t.word == cue for t in e_toks) or {t.word for t in c_toks} & (alts - {cue}):
+            continue
+        e_at = [i for i, t in enumerate(e_toks) if t.word in alts]
+        c_near = set().union(*(window(c_toks, i, after=5, clause=False) for i in c_at))
+        if any(c_near & window(e_toks, i, before=3, after=3, clause=False) for i in e_at):
+            return "overclaim: both" if cue == "both" else "opposite predicate: both/either"
     return None
 
 

@@ -25,6 +25,17 @@ _NEGATION_WORDS = frozenset(
     eliminating remove removes removed removing avoid avoids avoided avoiding obviate obviates obviating
     bypass bypasses bypassing free frees freed freeing zero""".split()
 )
+# Words that negate without a negation word ("hidden" = "not revealed", "prevents X" = "does
+# not let X"): they license a negation of the other text about the same words, but never make
+# a mismatch themselves (most are also plain content words: "hidden states", "missing data").
+IMPLICIT_NEGATIVES = frozenset(
+    """hidden hide hides hiding conceal conceals concealed concealing private privately secret secretly omit omits
+    omitted omitting ignore ignores ignored ignoring neglect neglects neglected neglecting missing miss misses
+    missed forgo forgoes forgoing refrain refrains instead rather prevent prevents prevented preventing stop stops
+    stopped block blocks blocked prohibit prohibits prohibited forbid forbids forbidden exclude excludes excluded
+    excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
+    infeasible insufficient""".split()
+)
 
 
 @lru_cache(maxsize=1)
@@ -106,3 +117,8 @@ def window(toks: tuple[Tok, ...], i: int, *, before: int = 0, after: int = 4, cl
 
 def is_negation(tok: Tok) -> bool:
     return tok.word in _NEGATION_WORDS
+
+
+def is_free_compound(word: str) -> bool:
+    """ "training-free", "tuning-free": a negation of the word before "-free"."""
+    return word.endswith("-free") and len(word) > 6

@@ -30,6 +30,20 @@ CASES = [
         "The scheduler does not ignore stale gradients.",
         "negation mismatch",
     ),
+    # a negated loss verb is restated by a keeping verb
+    (
+        "The pruning step halves the latency without sacrificing accuracy.",
+        "The pruning step halves the latency while preserving accuracy.",
+        "The pruning step halves the latency while sacrificing accuracy.",
+        "negation mismatch",
+    ),
+    # a synonym of "avoids" restates it
+    (
+        "The solver avoids costly matrix inversions.",
+        "The solver sidesteps costly matrix inversions.",
+        "The solver performs costly matrix inversions.",
+        "negation mismatch",
+    ),
     # "-free" negates the word before it
     (
         "The sampler is training-free and runs on a single GPU.",
@@ -89,6 +103,13 @@ CASES = [
         "The reward is modelled with a GP that is queried actively.",
         "The reward is modelled with a GNN that is queried actively.",
         "name not in evidence: GNN",
+    ),
+    # a capitalised word derived from an evidence word ("Bayesian" from "Bayes")
+    (
+        "The posterior follows from Bayes rule applied to the prior.",
+        "The posterior follows from a Bayesian update applied to the prior.",
+        "The posterior follows from a Laplace update applied to the prior.",
+        "name not in evidence: Laplace",
     ),
     (
         "The LLMs answer each question in a single pass.",

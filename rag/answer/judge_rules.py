@@ -10,6 +10,8 @@ from importlib import resources
 
 from rag.answer.judge_text import (
     IMPLICIT_NEGATIVES,
+    KEEP_VERBS,
+    LOSS_VERBS,
     Tok,
     _stemmer,
     is_free_compound,
@@ -133,15 +135,21 @@ def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tu
 _IMPLICIT_STEMS = frozenset(_stemmer().stemWords(sorted(IMPLICIT_NEGATIVES)))
 
 
-def _implicit(toks: tuple[Tok, ...]) -> list[set[str]]:
+_LOSS_STEMS = frozenset(_stemmer().stemWords(sorted(LOSS_VERBS)))
+
+
+def _implicit(toks: tuple[Tok, ...], words: frozenset[str] = IMPLICIT_NEGATIVES) -> list[set[str]]:
     """The words around each implicit negative ("hidden", "prevents", "instead")."""
-    return [window(toks, i, before=3, after=3) for i, t in enumerate(toks) if t.word in IMPLICIT_NEGATIVES]
+    return [window(toks, i, before=3, after=3) for i, t in enumerate(toks) if t.word in words]
 
 
-def _licensed(scope: set[str], head: str, implicit: list[set[str]]) -> bool:
-    """A negation restated by an implicit negative of the other text about the same words;
-    not when it negates an implicit negative ("does not ignore X" is no "ignores X")."""
-    return head not in _IMPLICIT_STEMS and any(scope & w for w in implicit)
+def _licensed(scope: set[str], head: str, toks: tuple[Tok, ...]) -> bool:
+    """A negation restated by an implicit negative of the other text (`toks`) about the same
+    words, not when it negates an implicit negative ("does not ignore X" is no "ignores X");
+    or a negated loss verb restated by a keeping verb ("without sacrificing X": "preserving X")."""
+    if head in _LOSS_STEMS and any(scope & w for w in _implicit(toks, KEEP_VERBS)):
+        return True
+    return head not in _IMPLICIT_STEMS and any(scope & w for w in _implicit(toks))
 
 
 def negation(claim: str, evidence: str) -> str | None:
@@ -153,16 +161,14 @@ def negation(claim: str, evidence: str) -> str | None:
     vocab = c_stems | e_stems
     c_scopes, e_scopes = _neg_scopes(c_toks, vocab), _neg_scopes(e_toks, vocab)
     if len(c_scopes) > len(e_scopes):
-        e_impl = _implicit(e_toks)
         for word, scope, head in _heads(c_toks, c_scopes):
-            if scope & e_stems and not any(head in es for _, es in e_scopes) and not _licensed(scope, head, e_impl):
+            if scope & e_stems and not any(head in es for _, es in e_scopes) and not _licensed(scope, head, e_toks):
                 return f"negation mismatch: '{word}' not in evidence"
     if len(e_scopes) > len(c_scopes):
         wide = _neg_scopes(e_toks, vocab, after=8)
-        c_impl = _implicit(c_toks)
         for (word, scope, head), (_, far) in zip(_heads(e_toks, e_scopes), wide, strict=True):
             hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
-            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_impl):
+            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_toks):
                 return f"negation mismatch: evidence says '{word}'"
     return None
 

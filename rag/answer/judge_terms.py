@@ -48,9 +48,21 @@ def names(claim: str, evidence: str, aliases: str | None = None) -> str | None:
                 continue
             if sum(ch.isupper() for ch in part) >= 2 and low.removesuffix("s") in initials:
                 continue
+            if _derived(part, have):
+                continue
             if not {low, low.removesuffix("s"), low.removesuffix("es")} & have:
                 return f"name not in evidence: {part}"
     return None
+
+
+def _derived(part: str, have: set[str]) -> bool:
+    """A capitalised word derived from an evidence word or the other way round ("Bayesian" for
+    "Bayes", "Markov" for "Markovian"); not for acronyms or mixed case, where a letter more is
+    another name ("AdamW")."""
+    if not (part[:1].isupper() and part[1:].islower() and len(part) >= 5):
+        return False
+    low = part.lower()
+    return any(len(w) >= 4 and w.isalpha() and (low.startswith(w) or w.startswith(low)) for w in have)
 
 
 def _words(toks: tuple[Tok, ...]) -> list[tuple[int, str]]:

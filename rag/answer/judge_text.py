@@ -34,7 +34,18 @@ IMPLICIT_NEGATIVES = frozenset(
     missed forgo forgoes forgoing refrain refrains instead rather prevent prevents prevented preventing stop stops
     stopped block blocks blocked prohibit prohibits prohibited forbid forbids forbidden exclude excludes excluded
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
-    infeasible insufficient""".split()
+    infeasible insufficient sidestep sidesteps circumvent circumvents skip skips skipping dispense dispenses
+    discard discards discarded spare spares""".split()
+)
+# "without sacrificing accuracy" = "while preserving accuracy": a negated loss verb is restated
+# by a keeping verb about the same words.
+LOSS_VERBS = frozenset(
+    """sacrifice sacrifices sacrificing compromise compromises compromising lose loses losing loss hurt hurts
+    hurting harm harms harming degrade degrades degrading degradation""".split()
+)
+KEEP_VERBS = frozenset(
+    """preserve preserves preserved preserving maintain maintains maintained maintaining retain retains retained
+    retaining keep keeps kept keeping""".split()
 )
 
 

@@ -58,6 +58,19 @@ CASES = [
         "Weight decay allows the norm to explode.",
         "opposite predicate",
     ),
+    # subject and object exchanged around a comparative; the passive restatement is the same claim
+    (
+        "Our method outperforms the strongest baseline on three benchmarks.",
+        "The strongest baseline is outperformed by the method on three benchmarks.",
+        "The strongest baseline outperforms the method on three benchmarks.",
+        "opposite predicate",
+    ),
+    (
+        "Sparse attention is faster than dense attention at long context.",
+        "Dense attention is slower than sparse attention at long context.",
+        "Dense attention is faster than sparse attention at long context.",
+        "opposite predicate",
+    ),
     # a hyphenated comparative: the first part is the predicate
     (
         "The method learns a low-rank approximation of the kernel.",
@@ -133,6 +146,11 @@ def test_negated_predicate_needs_the_negation_next_to_it() -> None:
     # "not" three content words away negates "always", not "improved"
     ev = "Lower errors do not always translate to improved results downstream."
     assert judge("Lower errors do not necessarily yield better results downstream.", ev, cosine=COS).supported
+
+
+def test_both_sides_of_a_line_in_both_texts_are_no_opposition() -> None:
+    ev = "Sparse attention is faster than dense attention at long context."
+    assert judge("Sparse attention runs faster than dense attention at long context.", ev, cosine=COS).supported
 
 
 def test_lexicon_lines_have_two_sides_and_a_source() -> None:

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from rag.answer.judge_roles import exchanged, roles
 from rag.answer.judge_text import (
     IMPLICIT_NEGATIVES,
     KEEP_VERBS,
@@ -174,8 +175,8 @@ def negation(claim: str, evidence: str) -> str | None:
 
 
 # --- direction -----------------------------------------------------------------------
-def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str]]]:
-    """(word, lexicon line, side, anchors) of each opposable word; a passive
+def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tuple[set[str], set[str]]]]:
+    """(word, lexicon line, side, anchors, roles) of each opposable word; a passive
     "is outperformed by" counts as the other side."""
     table = opposites()
     out = []
@@ -192,7 +193,7 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str]]]:
                 and any(toks[k].word in _PASSIVE_AUX for k in range(max(0, i - 3), i))
             )
             flip = passive != _negated(toks, i)  # "does not allow" is on the side of "prevents"
-            out.append((t.word, line, 1 - side if flip else side, _anchors(toks, i) | extra))
+            out.append((t.word, line, 1 - side if flip else side, _anchors(toks, i) | extra, roles(toks, i)))
     return out
 
 
@@ -211,17 +212,22 @@ def _negated(toks: tuple[Tok, ...], i: int) -> bool:
 
 
 def direction(claim: str, evidence: str) -> str | None:
-    """The claim's predicate about the same things as an evidence predicate is its opposite.
+    """The claim's predicate about the same things as an evidence predicate is its opposite
+    (or the same with subject and object exchanged: "B outperforms A" for "A outperforms B").
     Each evidence predicate is matched to the claim predicate of its lexicon line that shares
     the most anchor words (a tie goes to the same side)."""
-    c_preds = _predicates(tokens(claim))
-    for e_word, line, e_side, e_anchor in _predicates(tokens(evidence)):
+    c_preds, e_preds = _predicates(tokens(claim)), _predicates(tokens(evidence))
+    for e_word, line, e_side, e_anchor, e_roles in e_preds:
+        if all({p[2] for p in preds if p[1] == line} == {0, 1} for preds in (c_preds, e_preds)):
+            continue  # both texts name both sides ("sparse … than dense"): their order is the roles' business
         best: tuple[int, int, str] | None = None
-        for c_word, c_line, c_side, c_anchor in c_preds:
+        for c_word, c_line, c_side, c_anchor, c_roles in c_preds:
             if c_line != line:
                 continue
             overlap = len(e_anchor & c_anchor)
-            key = (overlap, int(c_side == e_side), c_word)
+            # the roles exchanged turn the same side into the opposite and back
+            same = (c_side == e_side) != exchanged(e_roles, c_roles)
+            key = (overlap, int(same), c_word)
             if overlap and (best is None or key[:2] > best[:2]):
                 best = key
         if best is not None and not best[1]:

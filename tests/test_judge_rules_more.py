@@ -97,6 +97,26 @@ CASES = [
         "The planner runs online on logged trajectories.",
         "opposite predicate",
     ),
+    (
+        "Data augmentation mitigates overfitting on small training sets.",
+        "On small training sets, data augmentation alleviates overfitting.",
+        "Data augmentation exacerbates overfitting on small training sets.",
+        "opposite predicate",
+    ),
+    # superlatives are on the side of their comparatives
+    (
+        "The ensemble reaches the lowest error on the noisy split.",
+        "The ensemble attains the lowest error on the noisy split.",
+        "The ensemble reaches the highest error on the noisy split.",
+        "opposite predicate",
+    ),
+    # contracted negations
+    (
+        "The probe couldn't separate the two classes.",
+        "The probe could not separate the two classes.",
+        "The probe separated the two classes.",
+        "negation mismatch",
+    ),
     # both/and for either/or, and back
     (
         "The adapter can be attached to either the encoder or the decoder.",

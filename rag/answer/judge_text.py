@@ -21,6 +21,7 @@ _BOUNDARY = frozenset(
 _EXTRA_STOP = frozenset("s t can may might must shall would could also even still well much just".split())
 _NEGATION_WORDS = frozenset(
     """not no never none neither nor without cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
+    couldn't wouldn't shouldn't hasn't haven't hadn't mustn't needn't nothing nobody nowhere
     lack lacks lacking lacked unable absence absent fail fails failed failing eliminate eliminates eliminated
     eliminating remove removes removed removing avoid avoids avoided avoiding obviate obviates obviating
     bypass bypasses bypassing free frees freed freeing zero""".split()

@@ -110,6 +110,13 @@ CASES = [
         "The ensemble reaches the highest error on the noisy split.",
         "opposite predicate",
     ),
+    # a negated word restates its antonym ("not easy" for "hard"), its negated antonym does not
+    (
+        "Energy conservation is hard to learn and to monitor.",
+        "Energy conservation is not easy to learn and to monitor.",
+        "Energy conservation is not hard to learn and to monitor.",
+        "negation mismatch",
+    ),
     # contracted negations
     (
         "The probe couldn't separate the two classes.",

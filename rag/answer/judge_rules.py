@@ -133,6 +133,22 @@ def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tu
     return out
 
 
+@lru_cache(maxsize=1)
+def _opposite_stems() -> dict[str, set[tuple[int, int]]]:
+    """Stem -> the (line, side) of the lexicon it stands on."""
+    out: dict[str, set[tuple[int, int]]] = {}
+    for word, places in opposites().items():
+        out.setdefault(stem_of(word), set()).update(places)
+    return out
+
+
+def _antonym_in(head: str, toks: tuple[Tok, ...]) -> bool:
+    """The other text says the opposite of the negated word (so the negation restates it)."""
+    table = _opposite_stems()
+    other = {(line, 1 - side) for line, side in table.get(head, ())}
+    return bool(other) and any((line, side) in other for t in toks for line, side in opposites().get(t.word, ()))
+
+
 _IMPLICIT_STEMS = frozenset(_stemmer().stemWords(sorted(IMPLICIT_NEGATIVES)))
 
 
@@ -163,6 +179,8 @@ def negation(claim: str, evidence: str) -> str | None:
     c_scopes, e_scopes = _neg_scopes(c_toks, vocab), _neg_scopes(e_toks, vocab)
     if len(c_scopes) > len(e_scopes):
         for word, scope, head in _heads(c_toks, c_scopes):
+            if _antonym_in(head, e_toks):  # "not easy" for "hard": entailed ("not harder" is not "easier")
+                continue
             if scope & e_stems and not any(head in es for _, es in e_scopes) and not _licensed(scope, head, e_toks):
                 return f"negation mismatch: '{word}' not in evidence"
     if len(e_scopes) > len(c_scopes):

@@ -1,10 +1,11 @@
-"""Who does what to whom around a comparative predicate: "A outperforms B" and "B outperforms
+"""Who does what to whom. Around a comparative predicate, "A outperforms B" and "B outperforms
 A" use the same words on the same side of the lexicon but say the opposite; "B is outperformed
-by A" says the same with the sides and the roles both exchanged."""
+by A" says the same with the sides and the roles both exchanged. And "both X and Y" is not
+"either X or Y"."""
 
 from __future__ import annotations
 
-from rag.answer.judge_text import Tok
+from rag.answer.judge_text import Tok, window
 
 # Function words: the roles are the other words ("method" is one, though the retriever's
 # stopwords drop it).
@@ -51,3 +52,17 @@ def exchanged(e_roles: tuple[set[str], set[str]], c_roles: tuple[set[str], set[s
     (es, eo), (cs, co) = e_roles, c_roles
     e_subject, e_object = es - eo, eo - es
     return bool(cs & e_object and co & e_subject and not cs & e_subject)
+
+
+def both_for_either(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:
+    """ "both X and Y" where the evidence says "either X or Y" / "X or Y" about the same words
+    (and "either X or Y" where it says "both X and Y")."""
+    for cue, alts in (("both", {"or", "either"}), ("either", {"both"})):
+        c_at = [i for i, t in enumerate(c_toks) if t.word == cue]
+        if not c_at or any(t.word == cue for t in e_toks) or {t.word for t in c_toks} & (alts - {cue}):
+            continue
+        e_at = [i for i, t in enumerate(e_toks) if t.word in alts]
+        c_near = set().union(*(window(c_toks, i, after=5, clause=False) for i in c_at))
+        if any(c_near & window(e_toks, i, before=3, after=3, clause=False) for i in e_at):
+            return "overclaim: both" if cue == "both" else "opposite predicate: both/either"
+    return None

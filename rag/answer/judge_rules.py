@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from rag.answer.judge_roles import exchanged, roles
+from rag.answer.judge_roles import both_for_either, exchanged, roles
 from rag.answer.judge_text import (
     IMPLICIT_NEGATIVES,
     KEEP_VERBS,
@@ -282,7 +282,7 @@ def overclaim(claim: str, evidence: str) -> str | None:
         if not licensed:
             return f"overclaim: {word}"
     c_words = {t.word for t in tokens(claim)}
-    both = _both_for_either(tokens(claim), e_toks)
+    both = both_for_either(tokens(claim), e_toks)
     if both:
         return both
     c_stems = stems(claim)
@@ -290,20 +290,6 @@ def overclaim(claim: str, evidence: str) -> str | None:
         for i, t in enumerate(e_toks):
             if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
                 return f"overclaim: drops '{t.word}'"
-    return None
-
-
-def _both_for_either(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:
-    """ "both X and Y" where the evidence says "either X or Y" / "X or Y" about the same words
-    (and "either X or Y" where it says "both X and Y")."""
-    for cue, alts in (("both", {"or", "either"}), ("either", {"both"})):
-        c_at = [i for i, t in enumerate(c_toks) if t.word == cue]
-        if not c_at or any(t.word == cue for t in e_toks) or {t.word for t in c_toks} & (alts - {cue}):
-            continue
-        e_at = [i for i, t in enumerate(e_toks) if t.word in alts]
-        c_near = set().union(*(window(c_toks, i, after=5, clause=False) for i in c_at))
-        if any(c_near & window(e_toks, i, before=3, after=3, clause=False) for i in e_at):
-            return "overclaim: both" if cue == "both" else "opposite predicate: both/either"
     return None
 
 

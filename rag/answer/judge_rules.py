@@ -8,7 +8,19 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from rag.answer.judge_text import Tok, _stemmer, is_negation, stems, tokens, window
+from rag.answer.judge_roles import both_for_either, exchanged, roles
+from rag.answer.judge_text import (
+    IMPLICIT_NEGATIVES,
+    KEEP_VERBS,
+    LOSS_VERBS,
+    Tok,
+    _stemmer,
+    is_free_compound,
+    is_negation,
+    stems,
+    tokens,
+    window,
+)
 
 # Anchors of a predicate stay inside its clause; "as"/"when" also start a new one here
 # ("accuracy drops as complexity grows" has two predicates about different things).
@@ -90,6 +102,9 @@ def _prefixed(tok: Tok, vocab: set[str]) -> str | None:
 def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[tuple[str, set[str]]]:
     out = []
     for i, t in enumerate(toks):
+        if is_free_compound(t.word):  # only the word before "-free" is negated
+            out.append((t.word, {stem_of(t.word.rsplit("-", 1)[0].split("-")[-1])}))
+            continue
         base = _prefixed(t, vocab)
         if base:
             out.append((t.word, {base} | window(toks, i, after=after)))
@@ -108,7 +123,9 @@ def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tu
     for word, scope in scopes:
         i = next(k for k, t in enumerate(toks) if t.word == word)
         m = _NEG_PREFIX.match(word)
-        if m and not is_negation(toks[i]):
+        if is_free_compound(word):
+            head = next(iter(scope))
+        elif m and not is_negation(toks[i]):
             head = stem_of(word[m.end() :])
         else:
             head = next((t.stem for t in toks[i + 1 :] if t.content), "")
@@ -116,56 +133,119 @@ def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tu
     return out
 
 
+@lru_cache(maxsize=1)
+def _opposite_stems() -> dict[str, set[tuple[int, int]]]:
+    """Stem -> the (line, side) of the lexicon it stands on."""
+    out: dict[str, set[tuple[int, int]]] = {}
+    for word, places in opposites().items():
+        out.setdefault(stem_of(word), set()).update(places)
+    return out
+
+
+def _antonym_in(head: str, toks: tuple[Tok, ...]) -> bool:
+    """The other text says the opposite of the negated word (so the negation restates it)."""
+    table = _opposite_stems()
+    other = {(line, 1 - side) for line, side in table.get(head, ())}
+    return bool(other) and any((line, side) in other for t in toks for line, side in opposites().get(t.word, ()))
+
+
+_IMPLICIT_STEMS = frozenset(_stemmer().stemWords(sorted(IMPLICIT_NEGATIVES)))
+
+
+_LOSS_STEMS = frozenset(_stemmer().stemWords(sorted(LOSS_VERBS)))
+
+
+def _implicit(toks: tuple[Tok, ...], words: frozenset[str] = IMPLICIT_NEGATIVES) -> list[set[str]]:
+    """The words around each implicit negative ("hidden", "prevents", "instead")."""
+    return [window(toks, i, before=3, after=3) for i, t in enumerate(toks) if t.word in words]
+
+
+def _licensed(scope: set[str], head: str, toks: tuple[Tok, ...]) -> bool:
+    """A negation restated by an implicit negative of the other text (`toks`) about the same
+    words, not when it negates an implicit negative ("does not ignore X" is no "ignores X");
+    or a negated loss verb restated by a keeping verb ("without sacrificing X": "preserving X")."""
+    if head in _LOSS_STEMS and any(scope & w for w in _implicit(toks, KEEP_VERBS)):
+        return True
+    return head not in _IMPLICIT_STEMS and any(scope & w for w in _implicit(toks))
+
+
 def negation(claim: str, evidence: str) -> str | None:
     """A negation in one text whose scope the other text states without one: the text with
-    more negations has one whose scope the other states and does not negate."""
+    more negations has one whose scope the other states and does not negate (by a negation
+    word, a prefix, "-free", or an implicit negative such as "hidden" or "prevents")."""
     c_toks, e_toks = tokens(claim), tokens(evidence)
     c_stems, e_stems = stems(claim), stems(evidence)
     vocab = c_stems | e_stems
     c_scopes, e_scopes = _neg_scopes(c_toks, vocab), _neg_scopes(e_toks, vocab)
     if len(c_scopes) > len(e_scopes):
         for word, scope, head in _heads(c_toks, c_scopes):
-            if scope & e_stems and not any(head in es for _, es in e_scopes):
+            if _antonym_in(head, e_toks):  # "not easy" for "hard": entailed ("not harder" is not "easier")
+                continue
+            if scope & e_stems and not any(head in es for _, es in e_scopes) and not _licensed(scope, head, e_toks):
                 return f"negation mismatch: '{word}' not in evidence"
     if len(e_scopes) > len(c_scopes):
         wide = _neg_scopes(e_toks, vocab, after=8)
-        for (word, scope), (_, far) in zip(e_scopes, wide, strict=True):
+        for (word, scope, head), (_, far) in zip(_heads(e_toks, e_scopes), wide, strict=True):
             hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
-            if hit and not any(far & cs for _, cs in c_scopes):
+            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_toks):
                 return f"negation mismatch: evidence says '{word}'"
     return None
 
 
 # --- direction -----------------------------------------------------------------------
-def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str]]]:
-    """(word, lexicon line, side, anchors) of each opposable word; a passive
+def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tuple[set[str], set[str]]]]:
+    """(word, lexicon line, side, anchors, roles) of each opposable word; a passive
     "is outperformed by" counts as the other side."""
     table = opposites()
     out = []
     for i, t in enumerate(toks):
-        for line, side in table.get(t.word, []):
+        word, extra = t.word, set()
+        if word not in table and "-" in word:  # "low-rank", "long-term": the first part is the predicate
+            word, rest = word.split("-", 1)
+            extra = {stem_of(p)[:5] for p in rest.split("-") if len(p) > 2}
+        for line, side in table.get(word, []):
             passive = (
                 t.word in _PASSIVE_FLIP
                 and i + 1 < len(toks)
                 and toks[i + 1].word == "by"
                 and any(toks[k].word in _PASSIVE_AUX for k in range(max(0, i - 3), i))
             )
-            out.append((t.word, line, 1 - side if passive else side, _anchors(toks, i)))
+            flip = passive != _negated(toks, i)  # "does not allow" is on the side of "prevents"
+            out.append((t.word, line, 1 - side if flip else side, _anchors(toks, i) | extra, roles(toks, i)))
     return out
 
 
+_PREDICATE_NEGATORS = frozenset("not never cannot can't don't doesn't didn't isn't aren't won't unable".split())
+
+
+def _negated(toks: tuple[Tok, ...], i: int) -> bool:
+    """A negation word before token i with only function words between ("does not increase",
+    "cannot be improved"; not "does not always translate to improved")."""
+    for k in range(i - 1, max(-1, i - 4), -1):
+        if toks[k].boundary or toks[k].content:
+            return False
+        if toks[k].word in _PREDICATE_NEGATORS:
+            return not (k + 1 < len(toks) and toks[k + 1].word in {"only", "just", "merely"})
+    return False
+
+
 def direction(claim: str, evidence: str) -> str | None:
-    """The claim's predicate about the same things as an evidence predicate is its opposite.
+    """The claim's predicate about the same things as an evidence predicate is its opposite
+    (or the same with subject and object exchanged: "B outperforms A" for "A outperforms B").
     Each evidence predicate is matched to the claim predicate of its lexicon line that shares
     the most anchor words (a tie goes to the same side)."""
-    c_preds = _predicates(tokens(claim))
-    for e_word, line, e_side, e_anchor in _predicates(tokens(evidence)):
+    c_preds, e_preds = _predicates(tokens(claim)), _predicates(tokens(evidence))
+    for e_word, line, e_side, e_anchor, e_roles in e_preds:
+        if all({p[2] for p in preds if p[1] == line} == {0, 1} for preds in (c_preds, e_preds)):
+            continue  # both texts name both sides ("sparse … than dense"): their order is the roles' business
         best: tuple[int, int, str] | None = None
-        for c_word, c_line, c_side, c_anchor in c_preds:
+        for c_word, c_line, c_side, c_anchor, c_roles in c_preds:
             if c_line != line:
                 continue
             overlap = len(e_anchor & c_anchor)
-            key = (overlap, int(c_side == e_side), c_word)
+            # the roles exchanged turn the same side into the opposite and back
+            same = (c_side == e_side) != exchanged(e_roles, c_roles)
+            key = (overlap, int(same), c_word)
             if overlap and (best is None or key[:2] > best[:2]):
                 best = key
         if best is not None and not best[1]:
@@ -202,6 +282,9 @@ def overclaim(claim: str, evidence: str) -> str | None:
         if not licensed:
             return f"overclaim: {word}"
     c_words = {t.word for t in tokens(claim)}
+    both = both_for_either(tokens(claim), e_toks)
+    if both:
+        return both
     c_stems = stems(claim)
     if not c_words & _HEDGE_LICENSERS:
         for i, t in enumerate(e_toks):

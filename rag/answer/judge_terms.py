@@ -38,13 +38,65 @@ def names(claim: str, evidence: str, aliases: str | None = None) -> str | None:
     if aliases and _SELF_REFERENCE.search(evidence):
         have |= _evidence_words(aliases)
     toks = tokens(claim)
+    initials = _initials(tokens(evidence), 6)  # "GP" for "Gaussian process"
+    spelled = _spelled_out(toks, _acronyms(evidence))  # "Large Language Models" for "LLMs"
     for i, t in enumerate(toks):
         first = i == 0 or toks[i - 1].word in {".", ":", "!", "?", "("} or toks[i - 1].raw in {'"'}
         for part in re.split(r"[-']", t.raw):
             low = part.lower()
-            if _is_name(part, first) and not {low, low.removesuffix("s"), low.removesuffix("es")} & have:
+            if i in spelled or not _is_name(part, first):
+                continue
+            if sum(ch.isupper() for ch in part) >= 2 and low.removesuffix("s") in initials:
+                continue
+            if _derived(part, have):
+                continue
+            if not {low, low.removesuffix("s"), low.removesuffix("es")} & have:
                 return f"name not in evidence: {part}"
     return None
+
+
+def _derived(part: str, have: set[str]) -> bool:
+    """A capitalised word derived from an evidence word or the other way round ("Bayesian" for
+    "Bayes", "Markov" for "Markovian"); not for acronyms or mixed case, where a letter more is
+    another name ("AdamW")."""
+    if not (part[:1].isupper() and part[1:].islower() and len(part) >= 5):
+        return False
+    low = part.lower()
+    return any(len(w) >= 4 and w.isalpha() and (low.startswith(w) or w.startswith(low)) for w in have)
+
+
+def _words(toks: tuple[Tok, ...]) -> list[tuple[int, str]]:
+    """(token index, word part) of each word, hyphenated words by their parts."""
+    return [(i, p) for i, t in enumerate(toks) if t.word[:1].isalnum() for p in t.word.split("-") if p]
+
+
+def _initials(toks: tuple[Tok, ...], longest: int) -> set[str]:
+    """The initials of every run of 2..`longest` consecutive words: the acronyms they spell."""
+    parts = [p for _, p in _words(toks)]
+    return {"".join(p[0] for p in parts[a : a + n]) for a in range(len(parts)) for n in range(2, longest + 1)}
+
+
+def _acronyms(text: str) -> set[str]:
+    """Acronyms of a text ("LLMs" -> "llm", "MoE" -> "moe")."""
+    out = set()
+    for t in tokens(text):
+        for part in t.raw.split("-"):
+            if sum(ch.isupper() for ch in part) >= 2 and part.isalpha():
+                out.add(part.lower().removesuffix("s"))
+    return out
+
+
+def _spelled_out(toks: tuple[Tok, ...], acronyms: set[str]) -> set[int]:
+    """Token indexes of runs of capitalised words whose initials spell an acronym of the evidence."""
+    words = [(i, p) for i, p in _words(toks) if toks[i].raw[:1].isupper()]
+    out: set[int] = set()
+    for a in range(len(words)):
+        for n in range(2, 7):
+            run = words[a : a + n]
+            adjacent = all(run[k + 1][0] - run[k][0] <= 1 for k in range(len(run) - 1))
+            if len(run) == n and adjacent and "".join(p[0] for _, p in run) in acronyms:
+                out.update(i for i, _ in run)
+    return out
 
 
 NOVEL_RUN_MAX = 3  # content words in a row that the evidence lacks (calibrated: faithful claims <= 3)

@@ -21,9 +21,32 @@ _BOUNDARY = frozenset(
 _EXTRA_STOP = frozenset("s t can may might must shall would could also even still well much just".split())
 _NEGATION_WORDS = frozenset(
     """not no never none neither nor without cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
+    couldn't wouldn't shouldn't hasn't haven't hadn't mustn't needn't nothing nobody nowhere
     lack lacks lacking lacked unable absence absent fail fails failed failing eliminate eliminates eliminated
     eliminating remove removes removed removing avoid avoids avoided avoiding obviate obviates obviating
     bypass bypasses bypassing free frees freed freeing zero""".split()
+)
+# Words that negate without a negation word ("hidden" = "not revealed", "prevents X" = "does
+# not let X"): they license a negation of the other text about the same words, but never make
+# a mismatch themselves (most are also plain content words: "hidden states", "missing data").
+IMPLICIT_NEGATIVES = frozenset(
+    """hidden hide hides hiding conceal conceals concealed concealing private privately secret secretly omit omits
+    omitted omitting ignore ignores ignored ignoring neglect neglects neglected neglecting missing miss misses
+    missed forgo forgoes forgoing refrain refrains instead rather prevent prevents prevented preventing stop stops
+    stopped block blocks blocked prohibit prohibits prohibited forbid forbids forbidden exclude excludes excluded
+    excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
+    infeasible insufficient sidestep sidesteps circumvent circumvents skip skips skipping dispense dispenses
+    discard discards discarded spare spares""".split()
+)
+# "without sacrificing accuracy" = "while preserving accuracy": a negated loss verb is restated
+# by a keeping verb about the same words.
+LOSS_VERBS = frozenset(
+    """sacrifice sacrifices sacrificing compromise compromises compromising lose loses losing loss hurt hurts
+    hurting harm harms harming degrade degrades degrading degradation""".split()
+)
+KEEP_VERBS = frozenset(
+    """preserve preserves preserved preserving maintain maintains maintained maintaining retain retains retained
+    retaining keep keeps kept keeping""".split()
 )
 
 
@@ -106,3 +129,8 @@ def window(toks: tuple[Tok, ...], i: int, *, before: int = 0, after: int = 4, cl
 
 def is_negation(tok: Tok) -> bool:
     return tok.word in _NEGATION_WORDS
+
+
+def is_free_compound(word: str) -> bool:
+    """ "training-free", "tuning-free": a negation of the word before "-free"."""
+    return word.endswith("-free") and len(word) > 6

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,14 @@ def corpus_engine(
     files = corpus_files(paths)
     key = corpus_key(files, settings.model_path(), settings.embed_backend)
     home = Path(settings.home) / "eval-index" / key
-    engine = Engine(settings.model_copy(update={"home": home, "chroma_url": None}), embedder=embedder)
     done = home / "complete.json"
-    if not done.exists():
+    fresh = not done.exists()
+    if fresh and home.exists():
+        # A build that was killed part-way (its store may be half-written) is never resumed.
+        log.info("removing an unfinished eval index at %s", home)
+        shutil.rmtree(home)
+    engine = Engine(settings.model_copy(update={"home": home, "chroma_url": None}), embedder=embedder)
+    if fresh:
         log.info("indexing %d file(s) for this eval into %s", len(files), home)
         report = engine.ingest(paths)
         if report.errors:

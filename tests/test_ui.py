@@ -90,3 +90,25 @@ def test_evaluate_tab_handler(engine: Engine) -> None:
     }
     failed = ui_evaluate.only_failures(rows, True)
     assert all(r[2] != "pass" for r in failed) and ui_evaluate.only_failures(rows, False) == rows
+
+
+def test_question_during_warm_up_waits_and_says_so(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import ui.chat as chat_mod
+
+    gate = threading.Event()
+    monkeypatch.setattr(ui_state, "_warm_done", threading.Event())
+    monkeypatch.setattr(ui_state, "_warm_thread", threading.Thread(target=gate.wait))
+    steps = chat_mod.respond("Which paper generates protein backbones?", [])
+    first = next(steps)
+    assert first[0][-1]["content"] == chat_mod.WARMING and ui_state.warming()
+    done: list[object] = []
+    reader = threading.Thread(target=lambda: done.append(list(steps)))
+    reader.start()
+    reader.join(0.5)
+    assert not done  # still waiting for the warm-up
+    ui_state._warm_done.set()
+    reader.join(30)
+    final = done[0][-1]  # type: ignore[index]
+    assert "FoldNet" in final[1] and not ui_state.warming()

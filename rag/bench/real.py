@@ -6,10 +6,12 @@ set's single-turn questions."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rag.engine import Engine
+from rag.retrieval.retriever import Retriever
 from rag.settings import PROJECT_ROOT, Settings
 
 log = logging.getLogger(__name__)
@@ -18,10 +20,19 @@ REAL_CORPUS = PROJECT_ROOT / "eval" / "corpora" / "proceedings_2024_2025.jsonl"
 QUICK_ABSTRACTS = 200
 
 
-def real_corpus(settings: Settings, root: Path, engine: Engine, questions: list[str], *, quick: bool) -> dict[str, Any]:
-    """Index the shipped corpus and the real abstracts in a fresh home and measure them."""
+def real_corpus(
+    settings: Settings,
+    root: Path,
+    engine: Engine,
+    questions: list[str],
+    *,
+    quick: bool,
+    measure_ingest: Callable[[Engine, Path], dict[str, Any]],
+    time_answers: Callable[[Retriever, list[str]], dict[str, float]],
+) -> dict[str, Any]:
+    """Index the shipped corpus and the real abstracts in a fresh home and measure them with
+    the bench's own `measure_ingest` and `time_answers` (passed in: `rag.bench.run` calls this)."""
     from rag.bench.baseline import compare
-    from rag.bench.run import measure_ingest, time_answers
     from rag.evaluation.baseline import build_baseline
     from rag.evaluation.evalset import load_set
 

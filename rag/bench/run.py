@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from rag.answer.pipeline import ask
+from rag.bench.real import real_corpus
 from rag.bench.scale import bench_size, latency, synthetic_abstracts, write_text_corpus
 from rag.bench.targets import targets
 from rag.corpus.reader import corpus_files, read_corpus_file
@@ -199,9 +200,9 @@ def run_bench(settings: Settings, *, quick: bool = False, sizes: list[int] | Non
         result["sizes"] = _at_scale(root, sizes, base_texts, base_vecs, engine.embedder, questions, qvecs, hnsw)
         result["baseline"] = _baseline(root, engine, snap, questions, result["corpus"]["answer"])
 
-        from rag.bench.real import real_corpus
-
-        result["real_corpus"] = real_corpus(s, root, engine, questions, quick=quick)
+        result["real_corpus"] = real_corpus(
+            s, root, engine, questions, quick=quick, measure_ingest=measure_ingest, time_answers=time_answers
+        )
         result["cold_start_ask"] = cold_start(Path(s.home), questions[0])
         if not quick:
             result["serve"] = serve_figures(Path(s.home), questions[:20])

@@ -95,18 +95,35 @@ def measure_ingest(engine: Engine, folder: Path) -> dict[str, Any]:
     }
 
 
+# Runs `rag ask` and reports the process's own peak RSS: the rusage of a child (`wait4`)
+# carries the forking parent's peak across exec, so it would report the bench's memory.
+_ASK_WITH_HWM = (
+    "import sys\n"
+    "from rag.cli.main import main\n"
+    "rc = main(sys.argv[1:])\n"
+    "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM:')][0].split()[1]\n"
+    "print('VMHWM_KB', hwm, file=sys.stderr)\n"
+    "sys.exit(rc)\n"
+)
+
+
 def cold_start(home: Path, question: str) -> dict[str, float]:
     """`rag ask` in a fresh process against an existing index: start to answer, peak RSS."""
     env = {**os.environ, "RAG_HOME": str(home)}
     t = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rag.cli", "ask", question], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    proc = subprocess.run(
+        [sys.executable, "-c", _ASK_WITH_HWM, "ask", question],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
     )
-    _, status, usage = os.wait4(proc.pid, 0)
     took = time.perf_counter() - t
-    if status != 0:
-        raise RuntimeError(f"cold-start ask failed: {proc.stderr.read().decode()[-300:] if proc.stderr else status}")
-    return {"seconds": round(took, 2), "peak_rss_mb": _mb(usage.ru_maxrss)}
+    hwm = [ln.split()[1] for ln in proc.stderr.splitlines() if ln.startswith("VMHWM_KB ")]
+    if proc.returncode != 0 or not hwm:
+        raise RuntimeError(f"cold-start ask failed: {proc.stderr[-300:]}")
+    return {"seconds": round(took, 2), "peak_rss_mb": _mb(float(hwm[0]))}
 
 
 def _vm_hwm_mb(pid: int) -> float:

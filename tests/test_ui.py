@@ -165,3 +165,25 @@ def test_papers_table_authors_and_bibtex(engine: Engine) -> None:
     # a bare text file has no title, authors or venue: the entry holds nothing invented
     assert ui_papers.cited_bibtex(answers) == "@misc{small2\n}\n"
     assert ui_papers.cited_bibtex([]) == ""
+
+
+def test_question_during_warm_up_waits_and_says_so(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import ui.chat as chat_mod
+
+    gate = threading.Event()
+    monkeypatch.setattr(ui_state, "_warm_done", threading.Event())
+    monkeypatch.setattr(ui_state, "_warm_thread", threading.Thread(target=gate.wait))
+    steps = chat_mod.respond("Which paper generates protein backbones?", [])
+    first = next(steps)
+    assert first[0][-1]["content"] == chat_mod.WARMING and ui_state.warming()
+    done: list[object] = []
+    reader = threading.Thread(target=lambda: done.append(list(steps)))
+    reader.start()
+    reader.join(0.5)
+    assert not done  # still waiting for the warm-up
+    ui_state._warm_done.set()
+    reader.join(30)
+    final = done[0][-1]  # type: ignore[index]
+    assert "FoldNet" in final[1] and not ui_state.warming()

@@ -18,7 +18,7 @@ from rag.engine import Engine
 from rag.settings import Settings
 from ui import chat, claims, evaluate, papers
 from ui.layout import CITE_CSS, CITE_JS
-from ui.state import get_engine
+from ui.state import get_engine, start_warm_up
 
 log = logging.getLogger(__name__)
 
@@ -187,8 +187,9 @@ def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = Fa
     if warning:
         print(warning, file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    get_engine().warm()  # index and load before the first visitor waits for it
-    log.info("engine ready in %.1fs", time.perf_counter() - t0)
+    get_engine()  # the index is open (and built on first use) before the page binds
+    start_warm_up()  # the model and snapshot load meanwhile; an early question waits for them
+    log.info("index open in %.1fs; serving while warming up", time.perf_counter() - t0)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host,
         server_port=port,

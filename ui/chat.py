@@ -22,11 +22,12 @@ from ui.render import (
     message_text,
     sources_html,
 )
-from ui.state import get_engine
+from ui.state import get_engine, wait_warm, warming
 
 if TYPE_CHECKING:
     from rag.engine import Engine
 
+WARMING = "Warming up: loading the index and the embedding model (once, a few seconds)… your question is answered as soon as it is ready."
 _feedback_lock = threading.Lock()  # one writer at a time for feedback.jsonl
 
 
@@ -57,6 +58,11 @@ def respond(
         return
     turns = _turns(history, answers)
     shown = [*history, {"role": "user", "content": chat_html(message)}, {"role": "assistant", "content": "…"}]
+    if warming():
+        shown[-1] = {"role": "assistant", "content": WARMING}
+        yield list(shown), "", "", answers
+        wait_warm()
+        shown[-1] = {"role": "assistant", "content": "…"}
     yield list(shown), "", "", answers
     papers = [f.split("paper:", 1)[1] for f in filters or [] if f.startswith("paper:")]
     files = [f.split("file:", 1)[1] for f in filters or [] if f.startswith("file:")]

@@ -222,19 +222,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     # Refused before gradio is even imported; `launch` applies the same policy and warns.
     serve_policy(args.host, allow_remote=args.allow_remote, auth=parse_ui_auth(os.environ.get("RAG_UI_AUTH")))
-    import threading
+    # Loading the index and the model overlaps importing gradio (both take seconds); the
+    # page binds as soon as the index is open, and an early question waits for the warm-up.
+    from ui.state import start_warm_up
 
-    def warm() -> None:
-        # Loading the index and the model overlaps importing gradio (both take seconds);
-        # `launch` waits for it, so the page only comes up once answers are instant.
-        try:
-            from ui.state import get_engine
-
-            get_engine().warm()
-        except Exception:  # reported by `launch`, which warms again in the main thread
-            log.debug("background warm-up failed", exc_info=True)
-
-    threading.Thread(target=warm, name="warm-up", daemon=True).start()
+    start_warm_up()
     from ui.app import launch
 
     return launch(host=args.host, port=args.port, allow_remote=args.allow_remote)

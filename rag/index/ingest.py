@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
+from rag.index.arrays import ready as arrays_ready
 from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
 from rag.index.file_records import confirm_unchanged, record_files, unchanged_candidates
 from rag.index.health import write_marker
@@ -268,8 +269,8 @@ def commit(
     store.set_info(last_ingest=datetime.now(UTC).isoformat(timespec="seconds"), model=model)
     if changed or garbage or store.stamp() != stamp:
         store.set_info(stamp=stamp)
-    if changed or garbage or not bm25_ready(home, store.name, stamp):
-        load_snapshot(store, home, vectors=False)  # builds and persists BM25 for readers
+    if changed or garbage or not bm25_ready(home, store.name, stamp) or not arrays_ready(home, store.name, stamp):
+        load_snapshot(store, home)  # builds and persists BM25 and the array files for readers
     # An unchanged corpus costs one manifest read and one id listing, nothing more.
 
 

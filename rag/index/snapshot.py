@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from rag.errors import IndexCorrupt
+from rag.index import arrays
 from rag.index.bm25 import Bm25Index, build_bm25, load_bm25
 from rag.index.chunks import Record, node_to_paper
 from rag.index.mentions import Mentions
@@ -156,8 +157,9 @@ def bm25_ready(home: Path, collection: str, stamp: str) -> bool:
 
 def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot:
     """Read the committed manifest and its sentences (with their vectors unless `vectors`
-    is off); BM25 is loaded from disk or rebuilt."""
-    manifest, sentences, sent_vecs = _read_committed(store, vectors)
+    is off): from this stamp's array files when they are intact, else from the store (and
+    then the files are written for the next reader). BM25 is loaded from disk or rebuilt."""
+    manifest, sentences, sent_vecs, cached_centroids = _read_any(store, home, vectors)
     stamp = stamp_of(manifest)
     by_paper: dict[str, list[Record]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
@@ -172,10 +174,11 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
             if old != base and not old.name.endswith(".tmp"):
                 shutil.rmtree(old, ignore_errors=True)
     papers = {pid: node_to_paper(n) for pid, n in manifest.items()}
-    centroids = np.zeros((0, 1), dtype=np.float32)
-    if vectors and paper_order:
+    centroids = np.zeros((0, 1), dtype=np.float32) if cached_centroids is None else cached_centroids
+    if vectors and paper_order and cached_centroids is None:
         emb = store.paper_embeddings(paper_order)
         centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
+        arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids)
     return Snapshot(
         stamp,
         papers,
@@ -190,6 +193,26 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
         bm25_sentence_ids=sent_order,
         bm25_paper_ids=paper_order,
     )
+
+
+def _read_any(
+    store: Store, home: Path, vectors: bool
+) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray | None]:
+    """Manifest, sentences, vectors and (from array files only) centroids. The manifest is
+    always read from the store: its stamp names the files, so they can never be stale."""
+    if vectors:
+        try:
+            manifest = store.manifest()
+        except Exception:  # reported with the documented way out by `_read_committed`
+            manifest = None
+        cached = arrays.load(home, store.name, stamp_of(manifest)) if manifest else None
+        # Fewer stored sentences than the files list means the store lost some (extra ones are
+        # an ingest in progress): the full read below reports it instead of answering past it.
+        if manifest and cached is not None and store.count()[1] >= len(cached[1]):
+            _, sentences, sent_vecs, centroids = cached
+            return manifest, sentences, sent_vecs, centroids
+    manifest, sentences, sent_vecs = _read_committed(store, vectors)
+    return manifest, sentences, sent_vecs, None
 
 
 def _read_committed(store: Store, vectors: bool) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray]]:

@@ -1,0 +1,130 @@
+"""The snapshot's records and vectors as plain files, one folder per manifest stamp, so a new
+process (or a reload after another instance's ingest) reads a few files instead of every
+sentence from Chroma.
+
+`<home>/snapshot/<collection>-<stamp>/` holds `records.json` (ids, texts, metadata of papers
+and sentences), `vectors.npy` (float32, one row per sentence, in `records.json`'s order) and
+`centroids.npy` (one row per paper). `meta.json` is written last and names every file's size
+and SHA-1: a folder without it, or with a file that does not match it, is damaged or
+partial, and is never read — the snapshot is rebuilt from the store instead. The vector
+files are memory-mapped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rag.index.chunks import Record
+
+log = logging.getLogger(__name__)
+
+FILES = ("records.json", "vectors.npy", "centroids.npy")
+FORMAT = 1
+
+
+def folder(home: Path, collection: str, stamp: str) -> Path:
+    return home / "snapshot" / f"{collection}-{stamp}"
+
+
+def ready(home: Path, collection: str, stamp: str) -> bool:
+    """Whether this stamp's files were written completely (their content is checked on load)."""
+    return (folder(home, collection, stamp) / "meta.json").exists()
+
+
+def _sha1(path: Path) -> str:
+    h = hashlib.sha1()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def save(
+    home: Path,
+    collection: str,
+    stamp: str,
+    papers: dict[str, Record],
+    sentences: dict[str, Record],
+    vectors: dict[str, np.ndarray],
+    centroids: np.ndarray,
+) -> None:
+    """Write this stamp's files into a private folder, then rename it into place."""
+    dest = folder(home, collection, stamp)
+    if (dest / "meta.json").exists():
+        return
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    sent_ids = list(sentences)
+    data = {
+        "papers": [[pid, r.text, r.metadata] for pid, r in papers.items()],
+        "sentences": [[cid, sentences[cid].text, sentences[cid].metadata] for cid in sent_ids],
+    }
+    (tmp / "records.json").write_text(json.dumps(data), encoding="utf-8")
+    dim = centroids.shape[1] if centroids.ndim == 2 and len(centroids) else 1
+    matrix = np.stack([vectors[c] for c in sent_ids]).astype(np.float32) if sent_ids else np.zeros((0, dim))
+    np.save(tmp / "vectors.npy", matrix.astype(np.float32))
+    np.save(tmp / "centroids.npy", np.asarray(centroids, dtype=np.float32))
+    meta = {
+        "format": FORMAT,
+        "stamp": stamp,
+        "papers": len(papers),
+        "sentences": len(sent_ids),
+        "files": {n: {"size": (tmp / n).stat().st_size, "sha1": _sha1(tmp / n)} for n in FILES},
+    }
+    (tmp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")  # last: the folder is complete
+    if dest.exists() and not (dest / "meta.json").exists():  # a partial folder (a writer died)
+        shutil.rmtree(dest, ignore_errors=True)
+    try:
+        tmp.rename(dest)
+    except OSError:  # another process saved the same stamp first: theirs is as good
+        shutil.rmtree(tmp, ignore_errors=True)
+    for old in dest.parent.glob(f"{collection}-*"):
+        if old != dest:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def load(
+    home: Path, collection: str, stamp: str
+) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray] | None:
+    """(papers, sentences, sentence vectors, centroids) of this stamp, or None when the folder
+    is missing, partial or damaged (then it is removed, and the caller rebuilds)."""
+    base = folder(home, collection, stamp)
+    if not (base / "meta.json").exists():
+        return None
+    try:
+        return _read(base, stamp)
+    except Exception as e:  # any mismatch: never half-read, rebuild
+        log.warning("snapshot files at %s are damaged (%s): rebuilding them", base, e)
+        shutil.rmtree(base, ignore_errors=True)
+        return None
+
+
+def _read(base: Path, stamp: str) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray]:
+    meta: dict[str, Any] = json.loads((base / "meta.json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT or meta.get("stamp") != stamp:
+        raise ValueError("another format or stamp")
+    for name in FILES:
+        want = meta["files"][name]
+        path = base / name
+        if path.stat().st_size != want["size"] or _sha1(path) != want["sha1"]:
+            raise ValueError(f"{name} does not match meta.json")
+    data = json.loads((base / "records.json").read_text(encoding="utf-8"))
+    papers = {pid: Record(pid, text, meta_) for pid, text, meta_ in data["papers"]}
+    sentences = {cid: Record(cid, text, meta_) for cid, text, meta_ in data["sentences"]}
+    matrix = np.load(base / "vectors.npy", mmap_mode="r")
+    centroids = np.load(base / "centroids.npy", mmap_mode="r")
+    if len(papers) != meta["papers"] or len(sentences) != meta["sentences"] or len(matrix) != len(sentences):
+        raise ValueError("counts do not match meta.json")
+    if len(centroids) != len(papers):
+        raise ValueError("centroid rows do not match the papers")
+    vectors = {cid: matrix[i] for i, cid in enumerate(sentences)}
+    return papers, sentences, vectors, centroids

@@ -1,0 +1,110 @@
+"""The snapshot persisted as plain arrays per manifest stamp: read instead of Chroma, exactly
+the new manifest after another writer's ingest, damaged or partial files rebuilt, never half-read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rag.engine import Engine
+from rag.index import arrays
+from rag.index.snapshot import Snapshot, load_snapshot
+from rag.settings import Settings
+from tests.conftest import SMALL, write_corpus
+from tests.fakes import HashEmbedder
+
+MORE = [
+    "Sparse attention lets transformers read long documents. We introduce StrideAttn, which skips "
+    "blocks of tokens. StrideAttn halves memory at 64k tokens.",
+]
+
+
+def _engine(tmp_path: Path) -> Engine:
+    return Engine(Settings(home=tmp_path / "home"), embedder=HashEmbedder())
+
+
+def _from_store(engine: Engine) -> Snapshot:
+    """A snapshot read from Chroma only (the array files moved aside)."""
+    base = engine.settings.home / "snapshot"
+    aside = base.with_name("aside")
+    base.rename(aside)
+    try:
+        return load_snapshot(engine.store, engine.settings.home)
+    finally:
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
+        aside.rename(base)
+
+
+def _same(a: Snapshot, b: Snapshot) -> None:
+    assert a.stamp == b.stamp and list(a.sentences) == list(b.sentences) and a.paper_ids == b.paper_ids
+    assert {k: (r.text, r.metadata) for k, r in a.sentences.items()} == {
+        k: (r.text, r.metadata) for k, r in b.sentences.items()
+    }
+    assert all(np.array_equal(a.vectors[k], b.vectors[k]) for k in a.vectors) and a.vectors.keys() == b.vectors.keys()
+    assert np.array_equal(np.asarray(a.centroids), np.asarray(b.centroids))
+    assert a.bm25_sentences is not None and b.bm25_sentences is not None
+    assert int(a.bm25_sentences.bm25.scores["num_docs"]) == int(b.bm25_sentences.bm25.scores["num_docs"])
+
+
+def test_ingest_writes_the_arrays_and_readers_skip_the_sentence_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = _engine(tmp_path)
+    engine.ingest([write_corpus(tmp_path / "c", "small", SMALL)])
+    stamp = engine.store.stamp()
+    assert stamp and arrays.ready(engine.settings.home, engine.store.name, stamp)
+    expected = _from_store(engine)
+    reader = _engine(tmp_path)
+
+    def no_read(*_a: object, **_k: object) -> None:
+        raise AssertionError("sentences read from the store")
+
+    monkeypatch.setattr(type(reader.store), "read_sentences", no_read)
+    snap = reader.retriever.snapshot
+    _same(snap, expected)
+    assert isinstance(
+        np.load(arrays.folder(engine.settings.home, "abstracts", stamp) / "vectors.npy", mmap_mode="r"), np.memmap
+    )
+
+
+def test_reload_after_another_writer_sees_exactly_the_new_manifest(tmp_path: Path) -> None:
+    reader = _engine(tmp_path)
+    reader.ingest([write_corpus(tmp_path / "c", "small", SMALL)])
+    old = reader.retriever.snapshot
+    writer = _engine(tmp_path)  # another instance (same store, own process state)
+    writer.ingest([write_corpus(tmp_path / "c2", "more", MORE)])
+    assert reader.retriever.refresh(force=True)
+    new = reader.retriever.snapshot
+    assert new.stamp != old.stamp and set(new.papers) == set(writer.store.manifest())
+    _same(new, _from_store(writer))
+    # Only the newest stamp's files are kept.
+    assert [p.name for p in (tmp_path / "home" / "snapshot").iterdir()] == [f"abstracts-{new.stamp}"]
+
+
+@pytest.mark.parametrize("damage", ["truncate-vectors", "flip-records", "no-meta", "wrong-centroids"])
+def test_damaged_or_partial_files_are_rebuilt(tmp_path: Path, damage: str) -> None:
+    engine = _engine(tmp_path)
+    engine.ingest([write_corpus(tmp_path / "c", "small", SMALL)])
+    home, stamp = engine.settings.home, engine.store.stamp()
+    assert stamp
+    base = arrays.folder(home, "abstracts", stamp)
+    expected = _from_store(engine)
+    if damage == "truncate-vectors":
+        data = (base / "vectors.npy").read_bytes()
+        (base / "vectors.npy").write_bytes(data[: len(data) // 2])
+    elif damage == "flip-records":
+        data = bytearray((base / "records.json").read_bytes())
+        data[len(data) // 2] ^= 0x01
+        (base / "records.json").write_bytes(bytes(data))
+    elif damage == "no-meta":
+        (base / "meta.json").unlink()
+    else:
+        np.save(base / "centroids.npy", np.zeros((1, 3), dtype=np.float32))
+    assert arrays.load(home, "abstracts", stamp) is None  # detected, never half-read
+    snap = _engine(tmp_path).retriever.snapshot
+    _same(snap, expected)
+    assert arrays.load(home, "abstracts", stamp) is not None  # written again, intact

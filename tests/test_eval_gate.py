@@ -51,18 +51,16 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.68,
-    "answer_focus": 0.49,
-    "answerable_refused": 0.09,
-    "refusal_f1": 0.60,
-    "set_recall": 0.52,
+    "fact_recall": 0.74,  # measured 0.768
+    "answerable_refused": 0.09,  # 0.083
+    "refusal_f1": 0.70,  # 0.723
+    "set_recall": 0.52,  # 0.560
     "followup_exact_set": 0.85,  # 12 of 14 ordinal cases
 }
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.66,
-    "answer_focus": 0.49,
-    "answerable_refused": 0.10,
-    "set_recall": 0.40,
+    "fact_recall": 0.72,  # measured 0.752
+    "answerable_refused": 0.09,  # 0.083
+    "set_recall": 0.40,  # 0.440
 }
 
 

@@ -144,3 +144,36 @@ def test_ask_clause(question: str, clause: str) -> None:
 def test_ask_clause_and_names_never_raise(question: str, text: str) -> None:
     assert isinstance(ask_clause(question), str)
     assert isinstance(unknown_names(question, text), list)
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "sentence", "answered"),
+    [
+        # An affiliation is asked of the authors only.
+        ("For which kind of companies do the models err most?", "", "Models err on larger companies.", True),
+        ("Which university are the authors from?", "", "Models err on larger companies.", False),
+        ("Which university are the authors from?", "", "We are at the University of Oslo.", True),
+        # "written by" a model is no question about who wrote the paper.
+        ("Why do responses written by a stronger model hurt?", "", "Such responses carry cues.", True),
+        ("The paper was written by whom?", "", "Such responses carry cues.", False),
+        # A rate is answered by an order of growth as well as by a number.
+        ("What convergence rate is proven?", "", "We prove linear convergence rates.", True),
+        ("What convergence rate is proven?", "", "We prove an $O(1/\\sqrt{n})$ rate.", True),
+        ("What convergence rate is proven?", "", "We prove that the method converges.", False),
+        # The paper's own benchmark answers "what benchmark was built"; not "which benchmarks did they use".
+        (
+            "What benchmark was built to evaluate code?",
+            "PerfBench is new. PerfBench has tasks.",
+            "We build PerfBench, a benchmark.",
+            True,
+        ),
+        (
+            "Which benchmarks did they evaluate on?",
+            "PerfBench is new. PerfBench has tasks.",
+            "We evaluate PerfBench on benchmarks.",
+            False,
+        ),
+    ],
+)
+def test_needs_ask_only_what_is_asked(question: str, text: str, sentence: str, answered: bool) -> None:
+    assert met(question, sentence, text=text) is answered

@@ -21,12 +21,19 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
         re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
     ),
     (re.compile(r"\b(?:licen[cs]e[ds]?)\b", re.I), re.compile(r"licen[cs]e", re.I)),
+    # An affiliation is asked only of the authors ("which university are the authors from"),
+    # not whenever a question mentions companies or labs ("for which kind of companies …").
     (
-        re.compile(r"\b(?:universit(?:y|ies)|institutions?|affiliations?|lab(?:oratory)?|compan(?:y|ies))\b", re.I),
+        re.compile(
+            r"\baffiliat\w*|\b(?:universit(?:y|ies)|institutions?|lab(?:oratory)?|compan(?:y|ies))\b"
+            r"(?=[^?]*\b(?:authors?|researchers|team|based|work(?:s|ed)? at)\b)",
+            re.I,
+        ),
         re.compile(r"\b(?:universit|institut|affiliat|laborator)", re.I),
     ),
     (
-        re.compile(r"\b(?:who (?:are|were) the authors|which authors|who wrote|written by|author names?)\b", re.I),
+        # "written by a stronger model" is no question about the authors; "written by whom" is.
+        re.compile(r"\b(?:who (?:are|were) the authors|which authors|who wrote|written by whom|author names?)\b", re.I),
         re.compile(r"\b(?:et al|authored)\b", re.I),
     ),
     (
@@ -62,6 +69,17 @@ _WHAT_MEASURE = re.compile(
 )
 _HOW_MUCH = re.compile(
     r"\bhow\s+much\s+(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b", re.I
+)
+_ASKS_RATE = re.compile(r"\b(?:rates?|exponents?|complexity|order)\b", re.I)
+# An order of growth answers a question about a rate without a number.
+_RATE_FORM = re.compile(
+    r"\b(?:sub|super)?linear(?:ly)?\b|\b(?:quadratic|cubic|exponential|polynomial|logarithmic)(?:ly)?\b"
+    r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root",
+    re.I,
+)
+# The paper's own contribution asked for by its kind: "what benchmark was built", "a new dataset".
+_OWN_THING = re.compile(
+    r"\b(?:built|introduc\w*|propos\w*|creat\w*|develop\w*|construct\w*|present\w*|release\w*|new|novel)\b", re.I
 )
 _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)
 _HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
@@ -229,14 +247,20 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     if _asks_number_first(question):
         has_number = _matches(_HAS_NUMBER)
         nouns = [n for n in _quantities(question) if _mentions(n)(text)]
-        out += [Need(f"a number of {n}", _number_near(n)) for n in nouns] or [Need("a number", has_number)]
+        found = [Need(f"a number of {n}", _number_near(n)) for n in nouns] or [Need("a number", has_number)]
+        if _ASKS_RATE.search(question):  # "what convergence rate": "linear", "O(1/n)" answer it too
+            found = [Need(n.name, _any(n.met_by, _matches(_RATE_FORM))) for n in found]
+        out += found
     if _PERCENT.search(question):
         out.append(Need("a percentage", _matches(_HAS_PERCENT)))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}
         # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
-        known |= {n.lower() for n in _NAME.findall(text) if text.count(n) >= 2}
+        # Unless the question asks for the thing the paper itself built ("what benchmark was
+        # introduced"): then the paper's own name is the answer.
+        if not _OWN_THING.search(question):
+            known |= {n.lower() for n in _NAME.findall(text) if text.count(n) >= 2}
         verbs = [_mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
         about = _any(_mentions(m.group(1)), *verbs)
         out.append(Need(f"names of {m.group(1)}", _all(about, _names_other_than(known))))

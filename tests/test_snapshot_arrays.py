@@ -108,3 +108,35 @@ def test_damaged_or_partial_files_are_rebuilt(tmp_path: Path, damage: str) -> No
     snap = _engine(tmp_path).retriever.snapshot
     _same(snap, expected)
     assert arrays.load(home, "abstracts", stamp) is not None  # written again, intact
+
+
+def test_threads_saving_the_same_stamp_at_once_do_not_collide(tmp_path: Path) -> None:
+    """An upload's ingest and a reader in one process may both write a stamp's files: each
+    writes in its own scratch folder, one wins, and the result reads back whole."""
+    import threading
+
+    from rag.index.chunks import Record
+
+    papers = {"p#1": Record("p#1", "abstract", {"label": "P"})}
+    sentences = {f"p#1:{i}": Record(f"p#1:{i}", f"sentence {i}", {"paper_id": "p#1"}) for i in range(50)}
+    vectors = {k: np.full(3, i, dtype=np.float32) for i, k in enumerate(sentences)}
+    centroids = np.ones((1, 3), dtype=np.float32)
+    errors: list[BaseException] = []
+    start = threading.Barrier(8)
+
+    def save() -> None:
+        start.wait()
+        try:
+            arrays.save(tmp_path, "abstracts", "stamp1", papers, sentences, vectors, centroids)
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=save) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    loaded = arrays.load(tmp_path, "abstracts", "stamp1")
+    assert loaded is not None and list(loaded[1]) == list(sentences)
+    assert not list(arrays.folder(tmp_path, "abstracts", "stamp1").parent.glob(".*.tmp"))

@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +60,10 @@ def save(
     dest = folder(home, collection, stamp)
     if (dest / "meta.json").exists():
         return
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    # Private to this call: two threads of one process (an upload's ingest and a reader
+    # building the same stamp) must not share a scratch folder.
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent))
     sent_ids = list(sentences)
     data = {
         "papers": [[pid, r.text, r.metadata] for pid, r in papers.items()],

@@ -54,11 +54,17 @@ def test_gradio_client_round_trip(app_url: str) -> None:
     assert "002_feea92aa1cd1892b#6" in sources and "<mark>" in sources
 
 
-def test_real_browser(app_url: str) -> None:
+def require_chromium() -> None:
+    """Skip without Chromium, except under CI, where `make test` installs it: a missing
+    browser there is a failure, never a silent skip."""
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI") == "true":
             pytest.fail("Chromium is missing: `make test` installs it with apt-get when run as root")
         pytest.skip("Chromium not installed (apt-get install chromium)")
+
+
+def test_real_browser(app_url: str) -> None:
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -148,8 +154,7 @@ def test_citations_layout_and_ordinal_followup_in_a_browser(app_url: str) -> Non
     """A multi-paper answer is a list with bold labels; [2] opens the second paper in the
     sources panel, which shows real titles and authors and no raw LaTeX; "the second one"
     is then answered from that paper only."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium not installed (apt-get install chromium)")
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     meta = _meta()

@@ -6,7 +6,6 @@ Debian Chromium driven by Playwright, against a real `rag serve` (as tests/test_
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import time
@@ -16,11 +15,11 @@ import pytest
 
 from rag.engine import Engine
 from tests.conftest import TESTDATA, serving
+from tests.test_browser import CHROMIUM, require_chromium
 
 pytestmark = pytest.mark.slow
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 HOSTILE = TESTDATA / "hostile.txt"
 
 # Everything the data could leave behind in the DOM if any of it were rendered as markup:
@@ -82,10 +81,7 @@ QUESTIONS = [
 
 
 def test_hostile_corpus_in_a_real_browser(app_url: str) -> None:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Chromium is missing: `make test` installs it with apt-get when run as root")
-        pytest.skip("Chromium not installed (apt-get install chromium)")
+    require_chromium()
     from playwright.sync_api import Page, sync_playwright
 
     def assert_nothing_live(page: Page, where: str) -> None:

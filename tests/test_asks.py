@@ -27,6 +27,13 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("Which datasets was it evaluated on?", "FooNet", "", ["names of datasets"]),
         ("Which two benchmark tasks are named in the evaluation?", "", "", []),  # head noun is 'tasks'
         ("What is RLHF?", "", "", []),
+        # the wh-word asks for papers, not for the names of the models they use
+        ("Which papers use diffusion models to generate images?", "", "", []),
+        ("Which works apply language models to code repair?", "", "", []),
+        ("What are the names of the models used?", "", "", ["names of models"]),
+        # plural "dimensions" asks for aspects; a singular dimension is a number
+        ("Along which dimensions is the benchmark evaluated?", "", "", []),
+        ("What embedding dimension is used?", "", "", ["a number"]),
         ("Who proposed the method?", "", "", []),
     ],
 )

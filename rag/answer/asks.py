@@ -53,8 +53,9 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
 _ASKS_NUMBER = re.compile(
     r"\b(?:how many|how much|how large|how big|what (?:percentage|percent|fraction|number|size|proportion)"
     r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
-    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:rate|size|year|dimension|temperature|threshold|budget|count|degree"
-    r"|speed-?up|exponent)s?)\b",
+    # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
+    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree"
+    r"|speed-?up|exponent)s?|dimension))\b",
     re.I,
 )
 
@@ -85,7 +86,10 @@ _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", 
 _HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
 # "which datasets did they evaluate on", "names of the models used": named things are asked.
 _ENTITY_ASK = re.compile(
-    r"\b(?:which|what|names?\s+of)\b[^?]{0,40}?\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
+    # the wh-word modifies the noun: "which papers use diffusion models" asks for papers, not names
+    r"\b(?:which|what|names?\s+of)\b(?:(?!\s(?:papers?|works?|studies|articles|abstracts|methods)\b)"
+    r"(?!\s(?:use[sd]?|using|apply|applies|build|builds|train|trains|propose[sd]?|stud(?:y|ies))\b)[^?]){0,40}?"
+    r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
     r"|baselines?|languages?|corpora|corpus)"
     # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
     r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it)\b|\s*[?,])",

@@ -19,6 +19,9 @@ from rag.types import Hit, Paper
 MIN_COSINE = 0.40  # below this the best sentence is off-topic
 WEAK_COSINE = 0.55  # below this, the question's terms must also be covered...
 MIN_COVERAGE = 0.40  # ...by at least this idf-weighted share of them
+# "Which papers …" questions describe a topic in a few words, half of them the question's frame
+# ("include", "deal with"): a lower share of them covered is enough (tuned on eval/dev.jsonl).
+MULTI_MIN_COVERAGE = 0.25
 MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
 MULTI_MAX = 4
 # Evidence selection (tuned on eval/dev.jsonl for gold-sentence recall).
@@ -58,6 +61,7 @@ class Features:
     missing_detail: str | None
     score: float
     followup: bool = False
+    multi: bool = False
 
     def on_theme(self) -> bool:
         return self.missing_detail is None and self.cosine >= MIN_COSINE
@@ -67,7 +71,8 @@ class Features:
             return False
         if self.followup:  # the user is already talking about this paper
             return True
-        return self.cosine >= MIN_COSINE and (self.cosine >= WEAK_COSINE or self.coverage >= MIN_COVERAGE)
+        min_coverage = MULTI_MIN_COVERAGE if self.multi else MIN_COVERAGE
+        return self.cosine >= MIN_COSINE and (self.cosine >= WEAK_COSINE or self.coverage >= min_coverage)
 
 
 def is_multi(question: str) -> bool:
@@ -109,7 +114,14 @@ _CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
 
 
 def features(
-    question: str, hit: Hit, evidence: list[str], vocab: Vocabulary, *, paper_text: str = "", followup: bool = False
+    question: str,
+    hit: Hit,
+    evidence: list[str],
+    vocab: Vocabulary,
+    *,
+    paper_text: str = "",
+    followup: bool = False,
+    multi: bool = False,
 ) -> Features:
     terms = question_terms(question)
     have = vocab.paper_stems.get(hit.paper_id, set())
@@ -123,7 +135,7 @@ def features(
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * coverage
-    return Features(round(hit.best_cosine, 4), round(coverage, 4), missing, round(score, 4), followup)
+    return Features(round(hit.best_cosine, 4), round(coverage, 4), missing, round(score, 4), followup, multi)
 
 
 def select_evidence(

@@ -163,6 +163,7 @@ def _accept(
             snap.vocabulary,
             paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
             followup=bool(focus) and lenient,
+            multi=multi,
         )
         why.append(f"answerability {h.paper_id}: {f}")
         # In a "which papers" answer, a further paper needs only to be on the theme: a question

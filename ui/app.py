@@ -1,5 +1,5 @@
 """Gradio app: Chat, Papers and Evaluate tabs. `demo` is built at import; nothing heavy loads
-until the first request (or `launch`, which warms the engine before binding)."""
+until the first request (or `launch`, which warms the engine once the page is bound)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr
 
-from rag.engine import Engine
 from rag.settings import Settings
 from ui import chat, claims, evaluate, papers
 from ui.layout import CITE_CSS, CITE_JS
-from ui.state import get_engine, start_warm_up
+from ui.state import start_warm_up
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +45,7 @@ def _on_like(evt: gr.LikeData) -> tuple[int | None, Any]:
 
 
 def build_demo() -> gr.Blocks:
-    backends = Engine(Settings()).available_backends()  # cheap: no model or index is loaded
+    backends = Settings().available_backends()  # cheap: no engine, model or index is loaded
     with gr.Blocks(title="ICML 2025 abstracts — cited answers") as demo:
         gr.Markdown("## Ask the ICML 2025 abstracts\nEvery sentence of an answer cites the paper it comes from.")
         with gr.Tab("Chat"):
@@ -178,18 +177,14 @@ demo = build_demo()
 def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = False) -> int:
     """Serve the app on `host`: loopback by default; another address only with `allow_remote`,
     with a warning on stderr unless RAG_UI_AUTH=user:password is set. Never a public share link."""
-    import time
-
     from ui.access import parse_ui_auth, serve_policy
 
     auth = parse_ui_auth(os.environ.get("RAG_UI_AUTH"))
     warning = serve_policy(host, allow_remote=allow_remote, auth=auth)  # raises when refused
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    t0 = time.perf_counter()
-    get_engine()  # the index is open (and built on first use) before the page binds
-    start_warm_up()  # the model and snapshot load meanwhile; an early question waits for them
-    log.info("index open in %.1fs; serving while warming up", time.perf_counter() - t0)
+    # The page binds first; the index opens (built on first use) and the model and snapshot
+    # load in the background, so a question that arrives meanwhile waits and the chat says so.
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host,
         server_port=port,
@@ -197,5 +192,8 @@ def launch(host: str = "127.0.0.1", port: int = 7860, *, allow_remote: bool = Fa
         auth=auth,
         css=CSS,
         head=CITE_JS,
+        prevent_thread_lock=True,
     )
+    start_warm_up()
+    demo.block_thread()
     return 0

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import html
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rag.answer.cite import escape_markers
 from rag.corpus.label import display_label
-from rag.engine import Engine
 from rag.text.display import readable, readable_html
 from rag.text.guard import flag_of
 from rag.types import Answer, Paper
 from ui.layout import message_plain
+
+if TYPE_CHECKING:  # the engine (and the answer path) loads after the page binds
+    from rag.engine import Engine
 
 
 def escape_html(text: str) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import TYPE_CHECKING
 
 import rag  # noqa: F401  (offline environment first)
-from rag.engine import Engine
-from rag.settings import Settings
+
+if TYPE_CHECKING:  # imported on first use: `rag serve` binds before loading the answer path
+    from rag.engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +24,9 @@ def get_engine() -> Engine:
     global _engine
     with _engine_lock:
         if _engine is None:
+            from rag.engine import Engine
+            from rag.settings import Settings
+
             engine = Engine(Settings())
             engine.ensure_index()
             _engine = engine

@@ -23,6 +23,7 @@ import numpy as np
 
 from rag.answer.pipeline import ask
 from rag.bench.real import real_corpus
+from rag.bench.reload import instance_reload
 from rag.bench.scale import bench_size, latency, synthetic_abstracts, write_text_corpus
 from rag.bench.targets import targets
 from rag.corpus.reader import corpus_files, read_corpus_file
@@ -252,9 +253,12 @@ def _at_scale(
     for i, n in enumerate(sizes):
         answer_fn = time_answers if i == len(sizes) - 1 else None
         log.info("bench: synthetic index of %d chunks", n)
+        home = root / f"size-{n}"
         out[str(n)] = bench_size(
-            root / f"size-{n}", n, base_texts, base_vecs, embedder, questions, qvecs, hnsw=hnsw, answer_fn=answer_fn
+            home, n, base_texts, base_vecs, embedder, questions, qvecs, hnsw=hnsw, answer_fn=answer_fn
         )
+        # After the timings above: it ingests into this index.
+        out[str(n)].update(instance_reload(home, f"bench{n}", base_texts, embedder, hnsw))
     return out
 
 

@@ -18,6 +18,10 @@ def targets(r: dict[str, Any]) -> dict[str, dict[str, Any]]:
     sizes = r.get("sizes", {})
     add("hybrid_p95_ms_at_10k", sizes.get("10000", {}).get("retrieval", {}).get("hybrid", {}).get("p95_ms"), 15.0)
     add("hybrid_p95_ms_at_100k", sizes.get("100000", {}).get("retrieval", {}).get("hybrid", {}).get("p95_ms"), 60.0)
+    # Issue #14: a new instance, and a reload after another instance's ingest, at 100k chunks.
+    at_100k = sizes.get("100000", {})
+    add("instance_start_seconds_at_100k", at_100k.get("instance_start_seconds"), 5.0)
+    add("reload_after_ingest_seconds_at_100k", at_100k.get("reload_after_ingest_seconds"), 5.0)
     add("answer_p95_ms_57_papers", r["corpus"]["answer"]["p95_ms"], 250.0)
     serve = r.get("serve", {})
     add("serve_ready_seconds", serve.get("ready_seconds"), 12.0)

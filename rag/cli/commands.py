@@ -222,11 +222,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     # Refused before gradio is even imported; `launch` applies the same policy and warns.
     serve_policy(args.host, allow_remote=args.allow_remote, auth=parse_ui_auth(os.environ.get("RAG_UI_AUTH")))
-    # Loading the index and the model overlaps importing gradio (both take seconds); the
-    # page binds as soon as the index is open, and an early question waits for the warm-up.
-    from ui.state import start_warm_up
-
-    start_warm_up()
     from ui.app import launch
 
     return launch(host=args.host, port=args.port, allow_remote=args.allow_remote)

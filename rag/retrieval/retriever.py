@@ -73,6 +73,9 @@ class Retriever:
         self._refresh_lock = threading.Lock()
         self._pinned: ContextVar[Snapshot | None] = ContextVar(f"pinned-{id(self)}", default=None)
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
+        # The last text embedded, even uncached: an answer embeds its question, then often the
+        # same text again as its ask clause (the model is deterministic, so the vector is too).
+        self._last: tuple[str, np.ndarray] | None = None
 
     @property
     def snapshot(self) -> Snapshot:
@@ -127,7 +130,11 @@ class Retriever:
                 if text in self._qcache:
                     self._qcache.move_to_end(text)
                     return self._qcache[text]
+            last = self._last
+            if last is not None and last[0] == text:
+                return last[1]
         vec = self.embedder.embed([text])[0]
+        self._last = (text, vec)
         if cache:
             with self._lock:
                 self._qcache[text] = vec

@@ -113,8 +113,22 @@ def words(text: str) -> list[str]:
 
 def content_stems(text: str) -> list[str]:
     """Stemmed content words (stopwords and 1-letter tokens dropped), in order."""
+    return list(_memo_stems(text) if len(text) <= MEMO_CHARS else _stems(text))
+
+
+# Answers stem the same abstract sentences for every question, so sentence-length texts are
+# memoised (whole abstracts are not: they would hold memory for a once-per-index use).
+MEMO_CHARS = 1000
+
+
+def _stems(text: str) -> tuple[str, ...]:
     ws = [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
-    return list(_stemmer().stemWords(ws))
+    return tuple(_stemmer().stemWords(ws))
+
+
+@lru_cache(maxsize=1 << 16)
+def _memo_stems(text: str) -> tuple[str, ...]:
+    return _stems(text)
 
 
 def numbers(text: str) -> set[str]:

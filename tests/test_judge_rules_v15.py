@@ -60,6 +60,25 @@ CASES = [
         "The models already exceed the expert level.",
         "opposite predicate",
     ),
+    # exchanged order around a connective: "rather than", "then", "unlike"/"in contrast to"
+    (
+        "Recent studies focus on single tasks rather than a joint evaluation.",
+        "Recent work targets single tasks rather than a joint evaluation.",
+        "Recent studies focus on joint evaluation rather than single tasks.",
+        "opposite predicate",
+    ),
+    (
+        "The pipeline first runs a detector on the input and then fills the flagged cells by imputation.",
+        "The pipeline first runs a detector and then imputes the flagged cells.",
+        "The pipeline first fills the cells by imputation and then runs a detector on the input.",
+        "opposite predicate",
+    ),
+    (
+        "Unlike sparse games, dense games can be solved in polynomial time.",
+        "In contrast to sparse games, dense games are solvable in polynomial time.",
+        "Sparse games, in contrast to dense games, can be solved in polynomial time.",
+        "opposite predicate",
+    ),
     # "without" flips a gerund: "without compromising X" is "preserving X", not "compromising X"
     (
         "The pruning keeps the latency low without compromising the guarantee.",

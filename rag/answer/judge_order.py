@@ -43,8 +43,9 @@ def exchanged_order(claim: str, evidence: str) -> str | None:
     e_all = {t.stem[:5] for t in e_toks if t.content}
     for e_cue, cls, e_obj in _objects(e_toks):
         for c_cue, c_cls, c_obj in _objects(c_toks):
-            if c_cls != cls or not e_obj or not c_obj or e_obj & c_obj:
+            if c_cls != cls:
                 continue
-            if c_obj & (e_all - e_obj) and e_obj & (c_all - c_obj):
+            # words only one object has: the claim's stand elsewhere in the evidence and back
+            if (c_obj - e_obj) & (e_all - e_obj) and (e_obj - c_obj) & (c_all - c_obj):
                 return f"opposite predicate: {e_cue}/{c_cue} (exchanged)"
     return None

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from rag.answer import judge_rules, judge_terms
 from rag.answer.judge_numbers import missing_number
+from rag.answer.judge_order import exchanged_order
 from rag.text.normalize import content_stems
 
 # The overlap/cosine gate, first calibrated on tests/data/support_examples.jsonl (22
@@ -48,6 +49,7 @@ RULES: tuple[Rule, ...] = (
     judge_terms.names,
     judge_rules.negation,
     judge_rules.direction,
+    exchanged_order,
     judge_rules.overclaim,
     judge_terms.novel_content,
 )

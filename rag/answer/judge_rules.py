@@ -5,6 +5,7 @@ the reason, or None. Pure functions over `judge_text.tokens`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 
@@ -226,7 +227,18 @@ def _negated(toks: tuple[Tok, ...], i: int) -> bool:
             return False
         if toks[k].word in _PREDICATE_NEGATORS:
             return not (k + 1 < len(toks) and toks[k + 1].word in {"only", "just", "merely"})
+        if toks[k].word in _NARROW_NEGATORS:
+            return _NARROW_NEGATORS[toks[k].word](toks, i)
     return False
+
+
+# "without"/"no" before an adjective negate the noun ("without discrete tokens", "no labeled
+# data"), so they flip only a gerund ("without compromising X" = "preserving X") or a
+# comparative ("no better than" = "not better than").
+_NARROW_NEGATORS: dict[str, Callable[[tuple[Tok, ...], int], bool]] = {
+    "without": lambda toks, i: toks[i].word.endswith("ing"),
+    "no": lambda toks, i: i + 1 < len(toks) and toks[i + 1].word == "than",
+}
 
 
 def direction(claim: str, evidence: str) -> str | None:

@@ -162,6 +162,11 @@ CASES = [
 
 @pytest.mark.parametrize(("evidence", "faithful", "unfaithful", "reason"), CASES)
 def test_new_rule_both_directions(evidence: str, faithful: str, unfaithful: str, reason: str) -> None:
+    check_both_directions(evidence, faithful, unfaithful, reason)
+
+
+def check_both_directions(evidence: str, faithful: str, unfaithful: str, reason: str) -> None:
+    """The rule accepts the faithful twin and rejects the unfaithful claim for `reason`."""
     ok = judge(faithful, evidence, cosine=COS)
     assert ok.supported, ok.reason
     bad = judge(unfaithful, evidence, cosine=COS)

@@ -1,8 +1,9 @@
 """The support judge: does an evidence sentence support a claim, and if not, why not.
 
 There is no offline NLI model, so the judge is rules over the claim and the evidence
-(numbers, names, negation, opposite predicates, overclaims: `judge_rules`) followed by the
-overlap/cosine gate the project calibrated before (content words shared, embedding cosine).
+(numbers, names, negation, opposite predicates, overclaims: `judge_numbers`, `judge_terms`,
+`judge_rules`, `judge_overclaim`) followed by the overlap/cosine gate the project calibrated
+before (content words shared, embedding cosine).
 Calibrated on eval/verifier/pairs_calibration.jsonl; eval/verifier/pairs_report.jsonl is
 held out for reporting (`rag.evaluation.judge_eval`).
 """
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from rag.answer import judge_rules, judge_terms
+from rag.answer import judge_overclaim, judge_rules, judge_terms
 from rag.answer.judge_numbers import missing_number
 from rag.answer.judge_order import exchanged_order
 from rag.text.normalize import content_stems
@@ -50,7 +51,7 @@ RULES: tuple[Rule, ...] = (
     judge_rules.negation,
     judge_rules.direction,
     exchanged_order,
-    judge_rules.overclaim,
+    judge_overclaim.overclaim,
     judge_terms.novel_content,
 )
 

@@ -1,0 +1,75 @@
+"""The overclaim rule: a quantifier or superlative the evidence does not state about the
+same thing, or a hedge of the evidence the claim drops. A pure function over
+`judge_text.tokens`."""
+
+from __future__ import annotations
+
+from rag.answer.judge_roles import both_for_either
+from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
+
+# Quantifiers and superlatives a claim may only use when the evidence says as much about
+# the same thing; a word licenses a cue of its own class.
+_CLAIM_CUES: dict[str, str] = {
+    **dict.fromkeys("all every each any whole entire universally regardless".split(), "universal"),
+    **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
+    **dict.fromkeys("completely fully totally perfectly entirely wholly impossible".split(), "total"),
+    **dict.fromkeys(
+        "best optimal optimally state-of-the-art sota unmatched unprecedented tight tightest".split(), "top"
+    ),
+}
+_LICENSERS: dict[str, set[str]] = {
+    "universal": set("all every each any whole entire universally regardless always".split()),
+    "always": set("always invariably consistently consistent inevitably never every all".split()),
+    "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
+                 "eliminate eliminating".split()),
+    "top": set("best optimal optimally optimize optimizes optimizing state-of-the-art sota top leading unmatched "
+               "unprecedented tight tightest first".split()),
+}  # fmt: skip
+_DEFINITE_CUES = {"only": "top", "most": "top", "first": "top"}  # cues only after "the": "the only …"
+_HEDGES = frozenset(
+    "may might could often tend tends sometimes occasionally appear appears seem seems suggest suggests partially "
+    "approximately roughly likely potentially".split()
+)
+_HEDGE_LICENSERS = _HEDGES | set(
+    "can some usually typically generally largely mostly frequently commonly possibly perhaps probably".split()
+)
+_SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
+
+
+def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
+    out = []
+    for i, t in enumerate(toks):
+        if t.word == "any" and any(is_negation(toks[k]) for k in range(max(0, i - 3), i)):
+            continue  # "without any", "not … any": no quantifier claim
+        if i and toks[i - 1].word in _SOFTENERS:
+            continue
+        cls = _CLAIM_CUES.get(t.word)
+        if cls is None and t.word in _DEFINITE_CUES and i and toks[i - 1].word == "the":
+            cls = _DEFINITE_CUES[t.word]
+        if cls:
+            out.append((t.word, cls, window(toks, i, after=2, clause=False)))
+    return out
+
+
+def overclaim(claim: str, evidence: str) -> str | None:
+    """A quantifier or superlative the evidence does not state about the same thing, or a
+    hedge of the evidence ("tend to", "often", "in some cases") dropped by the claim."""
+    e_toks = tokens(evidence)
+    e_words = {p for t in e_toks for p in (t.word, *t.word.split("-"))}
+    for word, cls, scope in _cues(tokens(claim)):
+        licensed = word in e_words or any(
+            t.word in _LICENSERS[cls] and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
+            for i, t in enumerate(e_toks)
+        )
+        if not licensed:
+            return f"overclaim: {word}"
+    c_words = {t.word for t in tokens(claim)}
+    both = both_for_either(tokens(claim), e_toks)
+    if both:
+        return both
+    c_stems = stems(claim)
+    if not c_words & _HEDGE_LICENSERS:
+        for i, t in enumerate(e_toks):
+            if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
+                return f"overclaim: drops '{t.word}'"
+    return None

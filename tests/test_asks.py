@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.answer.asks import ask_clause, needs, unknown_names
+from rag.answer.asks import ask_clause, list_length, needs, unknown_names
 
 ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."
 OWN_ACRONYM = "CBMs explain predictions with concepts. We train CBMs on images."
@@ -25,7 +25,9 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("By what percentage does it reduce memory?", "", "", ["a number", "a percentage"]),
         ("How much cheaper is training?", "", "Training is cheaper.", ["a number"]),  # no noun need
         ("Which datasets was it evaluated on?", "FooNet", "", ["names of datasets"]),
-        ("Which two benchmark tasks are named in the evaluation?", "", "", []),  # head noun is 'tasks'
+        # head noun is 'tasks', not a named benchmark; a list of two is no useful shape
+        ("Which two benchmark tasks are named in the evaluation?", "", "", []),
+        ("What are the three stages of the pipeline?", "", "", ["a list of 3"]),
         ("What is RLHF?", "", "", []),
         # the wh-word asks for papers, not for the names of the models they use
         ("Which papers use diffusion models to generate images?", "", "", []),
@@ -39,6 +41,37 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
 )
 def test_need_kinds(question: str, label: str, text: str, names: list[str]) -> None:
     assert [n.name for n in needs(question, label=label, text=text)] == names
+
+
+@pytest.mark.parametrize(
+    ("sentence", "length"),
+    [
+        ("Interactions between modalities\u2014redundancy, uniqueness, and synergy\u2014determine it.", 3),
+        ("It works at three levels: the state, the parameters, and the operator.", 3),
+        ("We compare A, B and C on two tasks.", 3),
+        ("We propose (1) a ratio test, (2) a prior and (3) a filter.", 3),
+        ("Examples from medical and legal settings.", 2),
+        ("We study this.", 1),
+        ("Costs grow (see below), but slowly.", 1),
+        ("It is fast, yet its accurate estimation is theoretical and hard.", 2),
+    ],
+)
+def test_list_length(sentence: str, length: int) -> None:
+    assert list_length(sentence) == length
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "met_by"),
+    [
+        ("Which three kinds of interaction are measured?", "Redundancy, uniqueness, and synergy matter.", True),
+        ("Which three kinds of interaction are measured?", "It operates at three levels.", True),
+        ("Which three kinds of interaction are measured?", "We measure interaction and synergy.", False),
+        ("What are the four stages?", "It has 4 stages.", True),
+    ],
+)
+def test_list_need(question: str, sentence: str, met_by: bool) -> None:
+    (need,) = needs(question)
+    assert need.met_by(sentence) is met_by and not need.required
 
 
 def test_first_wh_word_asking_a_name_needs_no_number() -> None:

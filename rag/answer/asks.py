@@ -131,6 +131,7 @@ _FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", 
 
 _ANY_WH = re.compile(r"\b(?:what|which|how|why|who|whom|whose|when|where)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.:;?!])\s+")
+_OPENS = re.compile(r"[,:;]\s*(?:(?:and|or|but|so)\s+)?(?:(?:at|in|on|for|from|by|with|to|of)\s+)?$", re.I)
 
 
 def ask_clause(question: str) -> str:
@@ -141,7 +142,8 @@ def ask_clause(question: str) -> str:
     parts = [p for p in _SENTENCE_END.split(question.strip()) if p]
     last = parts[-1] if parts else question
     found = list(_ANY_WH.finditer(last))
-    opening = [m for m in found if m.start() == 0 or re.search(r"[,:;]\s*$", last[: m.start()])]
+    # "…, and at which levels does it …": a coordinated clause opens after the conjunction.
+    opening = [m for m in found if m.start() == 0 or _OPENS.search(last[: m.start()])]
     m = opening[-1] if opening else (found[0] if found else None)
     return last[m.start() :] if m else last
 
@@ -183,6 +185,9 @@ class Need:
 
     name: str
     met_by: Callable[[str], bool]
+    # A need that only orders the evidence (the sentence meeting it leads) and never refuses:
+    # its test is a shape ("a list of three"), which a paraphrased answer may lack.
+    required: bool = True
 
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
@@ -222,6 +227,49 @@ def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     return check
 
 
+# "which three kinds of …", "what are the four stages": a list of that many things is asked
+# (of two, no: "A and B" is in nearly every sentence, so it would point at none).
+_LIST_ASK = re.compile(
+    r"\b(?:which|what|name|list)\b(?:\s+(?:are|were|is|was))?(?:\s+the)?\s+(three|four|five|six|[3-6])\s+"
+    r"(?:[\w-]+\s+){0,2}?[\w-]+s\b",
+    re.I,
+)
+_COUNTS = {"three": 3, "four": 4, "five": 5, "six": 6}
+_ENUMERATOR = re.compile(r"\((?:\d|i{1,3}|iv|v|vi|[a-f])\)", re.I)
+LIST_ITEM_WORDS = 5  # an item of an enumeration is a short phrase
+_JOINS = re.compile(r"\b(?:and|or)\b", re.I)
+_LIST_SPAN = re.compile(r"[;:()\u2014\u2013]|\s-{1,3}\s|---?")
+
+
+def list_length(sentence: str) -> int:
+    """The longest enumeration in a sentence: "(1) … (2) …", "A, B, and C", "A, B and C",
+    "A and B". Inside one span between dashes, colons, semicolons or brackets, a list is a run
+    of short comma-separated items closed by "and"/"or": "X, yet Y and Z" joins clauses, and a
+    trailing "…, representing Z" does not end one."""
+    best = max(1, len(_ENUMERATOR.findall(sentence)))
+    for span in _LIST_SPAN.split(sentence):
+        pieces = [p.split() for p in span.split(",")]
+        best = max(best, 2 if _JOINS.search(span) else 1)
+        for i in range(len(pieces)):
+            for j in range(i + 1, len(pieces)):
+                words = [w.lower() for w in pieces[j]]
+                joint = next((k for k, w in enumerate(words) if w in ("and", "or")), None)
+                if joint == 0:  # "…, and C"
+                    best = max(best, j - i + 1)
+                    break
+                if joint is not None and joint <= LIST_ITEM_WORDS:  # "…, B and C"
+                    best = max(best, j - i + 2)
+                    break
+                if not words or len(words) > LIST_ITEM_WORDS:
+                    break
+    return best
+
+
+def _lists(count: int, word: str) -> Callable[[str], bool]:
+    said = re.compile(rf"\b(?:{word}|{count})\b", re.I)  # "three hierarchical levels: …"
+    return lambda sentence: list_length(sentence) >= count or said.search(sentence) is not None
+
+
 def _any(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
     return lambda sentence: any(c(sentence) for c in checks)
 
@@ -257,6 +305,11 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         out += found
     if _PERCENT.search(question):
         out.append(Need("a percentage", _matches(_HAS_PERCENT)))
+    if lm := _LIST_ASK.search(question):
+        word = lm.group(1).lower()
+        count = _COUNTS.get(word) or int(word)
+        words = next((w for w, c in _COUNTS.items() if c == count), word)
+        out.append(Need(f"a list of {count}", _lists(count, words), required=False))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}

@@ -129,7 +129,7 @@ def features(
     total = sum(weights.values()) or 1.0
     coverage = sum(w for t, w in weights.items() if t in have) / total
     asks = needs(question, label=hit.label, text=paper_text)
-    missing = next((n.name for n in asks if not any(n.met_by(e) for e in evidence)), None)
+    missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(question, f"{paper_text} {hit.label}")):
         missing = f"name not in the paper: {names[0]}"
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
@@ -191,8 +191,9 @@ def select_evidence(
     promoted: list[tuple[str, str, float]] = []
     for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
         meeting = [x for x in scored if need.met_by(x[1])]
-        # A second ask ("… and how many tasks?") is a smaller part of the question's vector.
-        margin = NEED_MARGIN if k == 0 else EVIDENCE_MARGIN
+        # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
+        # list of the asked-for length is a rarer shape than a number, so it may lead from lower.
+        margin = NEED_MARGIN if k == 0 and need.required else EVIDENCE_MARGIN
         if meeting and meeting[0][2] >= scored[0][2] - margin and meeting[0] not in promoted:
             promoted.append(meeting[0])
     scored = promoted + [x for x in scored if x not in promoted]

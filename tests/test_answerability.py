@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.answer.evidence import MIN_COSINE, MIN_COVERAGE, MULTI_MIN_COVERAGE, Features
+from rag.answer.evidence import MIN_COSINE, MIN_COVERAGE, MULTI_MIN_COSINE, MULTI_MIN_COVERAGE, Features
 
 
 @pytest.mark.parametrize(
@@ -24,3 +24,20 @@ def test_answerable(cosine: float, coverage: float, multi: bool, answerable: boo
 def test_missing_detail_is_never_answerable() -> None:
     f = Features(cosine=0.9, coverage=1.0, missing_detail="a number", score=2.0, multi=True)
     assert not f.answerable()
+
+
+@pytest.mark.parametrize(
+    ("cosine", "coverage", "multi", "on_theme"),
+    [
+        (MIN_COSINE, 0.0, False, True),
+        (MULTI_MIN_COSINE, MULTI_MIN_COVERAGE, True, True),  # a further paper of a list, looser
+        (MULTI_MIN_COSINE, MULTI_MIN_COVERAGE, False, False),  # never for a single answer
+        (MULTI_MIN_COSINE, MULTI_MIN_COVERAGE - 0.01, True, False),  # looser needs the terms
+        (MULTI_MIN_COSINE - 0.01, 1.0, True, False),
+    ],
+)
+def test_on_theme(cosine: float, coverage: float, multi: bool, on_theme: bool) -> None:
+    f = Features(cosine=cosine, coverage=coverage, missing_detail=None, score=1.0, multi=multi)
+    assert f.on_theme() is on_theme
+    # the list is only answered when one paper answers on its own: a loose match never does
+    assert not (f.answerable() and cosine < MIN_COSINE)

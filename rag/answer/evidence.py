@@ -22,6 +22,7 @@ MIN_COVERAGE = 0.40  # ...by at least this idf-weighted share of them
 # "Which papers …" questions describe a topic in a few words, half of them the question's frame
 # ("include", "deal with"): a lower share of them covered is enough (tuned on eval/dev.jsonl).
 MULTI_MIN_COVERAGE = 0.25
+MULTI_MIN_COSINE = 0.33  # a further paper of such a list, with that coverage (tuned on eval/dev.jsonl)
 MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
 MULTI_MAX = 4
 # Evidence selection (tuned on eval/dev.jsonl for gold-sentence recall).
@@ -64,7 +65,13 @@ class Features:
     multi: bool = False
 
     def on_theme(self) -> bool:
-        return self.missing_detail is None and self.cosine >= MIN_COSINE
+        """Close enough to be listed beside a paper that answers: its best sentence is on
+        topic, or, in a "which papers" list, looser but with the question's terms covered (a
+        topic question matches no one sentence of a paper as closely as a detail question)."""
+        if self.missing_detail is not None:
+            return False
+        loose = self.multi and self.cosine >= MULTI_MIN_COSINE and self.coverage >= MULTI_MIN_COVERAGE
+        return self.cosine >= MIN_COSINE or loose
 
     def answerable(self) -> bool:
         if self.missing_detail is not None:

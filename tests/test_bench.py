@@ -56,6 +56,7 @@ def test_quick_bench_json(tmp_path: Path) -> None:
     assert real["chunks"] > real["papers"] and 0 < real["ingest"]["throughput_over_raw_embedding"] < 5
     assert real["ingest"]["reingest_unchanged_seconds"] >= 0
     assert 0 < real["answer"]["p50_ms"] <= real["answer"]["p95_ms"]
+    assert real["cold_start_ask"]["seconds"] > 0 and real["cold_start_ask"]["peak_rss_mb"] > 100
     dev = real["dev_single"]
     assert dev["eval_questions"] > 20 and 0 <= dev["hit_at_1"] <= 1 and 0 <= dev["ours_recall_at_5"] <= 1
     assert dev["ratio_our_answer_p50_to_baseline_retrieval_p50"] > 0
@@ -65,6 +66,8 @@ def test_quick_bench_json(tmp_path: Path) -> None:
         "real_ingest_throughput_over_raw",
         "real_reingest_unchanged_seconds",
         "real_answer_p50_over_baseline_p50",
+        "real_cold_ask_seconds",
+        "real_cold_ask_peak_rss_mb",
     ):
         assert r["targets"][name]["value"] is not None and r["targets"][name]["met"] in (True, False)
     assert all({"value", "limit", "met"} <= set(t) for t in r["targets"].values())

@@ -46,7 +46,7 @@ def real_corpus(
     real = Engine(settings.model_copy(update={"home": root / "real-home"}), embedder=engine.embedder)
     real.ingest([Path(settings.data_dir)], progress=False)  # the dev questions' papers
     log.info("bench: ingesting %d real abstracts", min(len(lines), QUICK_ABSTRACTS) if quick else len(lines))
-    out: dict[str, Any] = {"source": "real", "file": REAL_CORPUS.name}
+    out: dict[str, Any] = {"source": "real", "file": REAL_CORPUS.name, "home": str(root / "real-home")}
     out["ingest"] = measure_ingest(real, folder)
     ingest = out["ingest"]
     ingest["throughput_over_raw_embedding"] = round(1.0 / ingest["overhead_ratio"], 3)

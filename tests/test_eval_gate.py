@@ -51,16 +51,16 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.74,  # measured 0.768
-    "answerable_refused": 0.09,  # 0.083
-    "refusal_f1": 0.70,  # 0.723
-    "set_recall": 0.52,  # 0.560
+    "fact_recall": 0.77,  # measured 0.793
+    "answerable_refused": 0.07,  # 0.053
+    "refusal_f1": 0.73,  # 0.759
+    "set_recall": 0.69,  # 0.726
     "followup_exact_set": 0.85,  # 12 of 14 ordinal cases
 }
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.72,  # measured 0.752
-    "answerable_refused": 0.09,  # 0.083
-    "set_recall": 0.40,  # 0.440
+    "fact_recall": 0.75,  # measured 0.771
+    "answerable_refused": 0.07,  # 0.053
+    "set_recall": 0.45,  # 0.476
 }
 
 

@@ -217,3 +217,11 @@ def test_ask_clause_and_names_never_raise(question: str, text: str) -> None:
 )
 def test_needs_ask_only_what_is_asked(question: str, text: str, sentence: str, answered: bool) -> None:
     assert met(question, sentence, text=text) is answered
+
+
+def test_a_number_of_the_thing_asked_is_specific_any_number_is_not() -> None:
+    """A specific need leads the evidence wherever its sentence ranks (evidence.select_evidence)."""
+    (specific,) = needs("How many annotators labelled the images?", text=ANNOTATED)
+    (generic,) = needs("How many annotators labelled the images?", text="We crowdsource image labels.")
+    assert specific.specific and not generic.specific
+    assert specific.met_by("Labels came from 12 annotators.") and not specific.met_by("We use 12 images of cats.")

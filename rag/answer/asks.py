@@ -188,6 +188,9 @@ class Need:
     # A need that only orders the evidence (the sentence meeting it leads) and never refuses:
     # its test is a shape ("a list of three"), which a paraphrased answer may lack.
     required: bool = True
+    # Met only by a sentence about the very thing asked ("a number of annotators", "a list of
+    # three"): such a sentence may lead from further down than one that merely has a number.
+    specific: bool = False
 
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
@@ -299,7 +302,9 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     if _asks_number_first(question):
         has_number = _matches(_HAS_NUMBER)
         nouns = [n for n in _quantities(question) if _mentions(n)(text)]
-        found = [Need(f"a number of {n}", _number_near(n)) for n in nouns] or [Need("a number", has_number)]
+        found = [Need(f"a number of {n}", _number_near(n), specific=True) for n in nouns] or [
+            Need("a number", has_number)
+        ]
         if _ASKS_RATE.search(question):  # "what convergence rate": "linear", "O(1/n)" answer it too
             found = [Need(n.name, _any(n.met_by, _matches(_RATE_FORM))) for n in found]
         out += found
@@ -309,7 +314,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         word = lm.group(1).lower()
         count = _COUNTS.get(word) or int(word)
         words = next((w for w, c in _COUNTS.items() if c == count), word)
-        out.append(Need(f"a list of {count}", _lists(count, words), required=False))
+        out.append(Need(f"a list of {count}", _lists(count, words), required=False, specific=True))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}

@@ -199,8 +199,9 @@ def select_evidence(
     for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
         meeting = [x for x in scored if need.met_by(x[1])]
         # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
-        # list of the asked-for length is a rarer shape than a number, so it may lead from lower.
-        margin = NEED_MARGIN if k == 0 and need.required else EVIDENCE_MARGIN
+        # sentence about the very thing asked (a number of annotators, a list of three) answers
+        # it wherever it ranks.
+        margin = math.inf if need.specific else EVIDENCE_MARGIN if k else NEED_MARGIN
         if meeting and meeting[0][2] >= scored[0][2] - margin and meeting[0] not in promoted:
             promoted.append(meeting[0])
     scored = promoted + [x for x in scored if x not in promoted]

@@ -96,3 +96,16 @@ def test_markers_in_source_text_never_become_citations(tmp_path: Path, fake_engi
     assert "[2]" not in a.answer and "(2)" in a.answer
     assert {c.n for c in a.citations} == {1}
     assert match_form(a.citations[0].quote) in match_form(abstract)
+
+
+def test_best_cosine_covers_every_sentence_of_a_hit(engine: Engine) -> None:
+    """A paper ranked by its name or title may have no sentence in the dense pool: its best
+    cosine still comes from its own sentences, never 0 (which would refuse it)."""
+    r = engine.retriever
+    r.sentence_pool = 1  # only one sentence in the dense pool
+    q = "FoldNet protein backbone diffusion model"
+    hits = r.retrieve(q).hits
+    qv = r.embed_query(q)
+    for h in hits:
+        ids = [n.node_id for n in r.snapshot.by_paper[h.paper_id]]
+        assert h.best_cosine == pytest.approx(float((r.sentence_vectors(ids) @ qv).max()), abs=1e-5)

@@ -198,8 +198,17 @@ class Retriever:
         for pid in named:
             fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
-        hits = [_hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper) for pid in order]
+        hits = [
+            _hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper, self._best_cosine(pid, qv))
+            for pid in order
+        ]
         return Retrieval(hits, qv, fused_ids)
+
+    def _best_cosine(self, paper_id: str, qv: np.ndarray) -> float:
+        """The question's best cosine with any sentence of the paper, from the snapshot's
+        vectors: a paper ranked by its title or name may have no sentence in the dense pool."""
+        ids = [n.node_id for n in self.snapshot.by_paper.get(paper_id, [])]
+        return float((self.sentence_vectors(ids) @ qv).max()) if ids else 0.0
 
     def _sentence_hits(
         self, snap: Snapshot, question: str, qv: np.ndarray, scope: _Scope | None, mode: str
@@ -268,6 +277,7 @@ def _hit(
     paper_dense: dict[str, float],
     paper_bm25: dict[str, float],
     per_paper: dict[str, list[SentenceHit]],
+    best_cosine: float,
 ) -> Hit:
     pid = paper.paper_id
     sents = per_paper.get(pid, [])
@@ -279,6 +289,6 @@ def _hit(
         dense=round(paper_dense.get(pid, 0.0), 6),
         bm25=round(paper_bm25.get(pid, 0.0), 6),
         sentence_score=round(sents[0].fused, 6) if sents else 0.0,
-        best_cosine=round(max((s.dense or 0.0) for s in sents), 6) if sents else 0.0,
+        best_cosine=round(best_cosine, 6),
         sentences=sents[:5],
     )

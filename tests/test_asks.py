@@ -32,6 +32,10 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         # the wh-word asks for papers, not for the names of the models they use
         ("Which papers use diffusion models to generate images?", "", "", []),
         ("Which works apply language models to code repair?", "", "", []),
+        # "which X of …": the wh-word asks for X; "which kind of …" asks for the kind's members
+        ("Which traits of generative models does the evaluation use?", "", "", []),
+        ("Which kind of models did they evaluate?", "", "", ["names of models"]),
+        ("Which of the datasets did they use?", "", "", ["names of datasets"]),
         ("What are the names of the models used?", "", "", ["names of models"]),
         # plural "dimensions" asks for aspects; a singular dimension is a number
         ("Along which dimensions is the benchmark evaluated?", "", "", []),

@@ -86,8 +86,9 @@ _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", 
 _HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
 # "which datasets did they evaluate on", "names of the models used": named things are asked.
 _ENTITY_ASK = re.compile(
-    # the wh-word modifies the noun: "which papers use diffusion models" asks for papers, not names
-    r"\b(?:which|what|names?\s+of)\b(?:(?!\s(?:papers?|works?|studies|articles|abstracts|methods)\b)"
+    # the wh-word modifies the noun: "which papers use diffusion models" asks for papers, not names,
+    # and "which traits of generative models" asks for traits ("which kind of models" does ask)
+    r"\b(?:which|what|names?\s+of)\b(?!\s+(?!(?:kinds?|types?|sorts?|of)\b)[\w'-]+\s+of\b)(?:(?!\s(?:papers?|works?|studies|articles|abstracts|methods)\b)"
     r"(?!\s(?:use[sd]?|using|apply|applies|build|builds|train|trains|propose[sd]?|stud(?:y|ies))\b)[^?]){0,40}?"
     r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
     r"|baselines?|languages?|corpora|corpus)"

@@ -51,15 +51,13 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.77,  # measured 0.793
-    "answerable_refused": 0.07,  # 0.053
-    "refusal_f1": 0.73,  # 0.759
+    "fact_recall": 0.78,  # measured 0.801
+    "refusal_f1": 0.74,  # 0.769
     "set_recall": 0.69,  # 0.726
     "followup_exact_set": 0.85,  # 12 of 14 ordinal cases
 }
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.75,  # measured 0.771
-    "answerable_refused": 0.07,  # 0.053
+    "fact_recall": 0.76,  # measured 0.778
     "set_recall": 0.45,  # 0.476
 }
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.index.mentions import Mentions
+from rag.index.mentions import Mentions, naming_labels
 from rag.index.vocabulary import Vocabulary
 from rag.types import Paper
 
@@ -22,7 +22,7 @@ PAPERS = {
     pid: Paper(paper_id=pid, source="s", position=i + 1, abstract=f"{COMMON} Paper {i}.", label=label, title=title)
     for i, (pid, (label, title)) in enumerate(TITLES.items())
 }
-MENTIONS = Mentions(PAPERS, Vocabulary(PAPERS))
+MENTIONS = Mentions(PAPERS, Vocabulary(PAPERS), naming_labels(PAPERS))
 
 
 @pytest.mark.parametrize(
@@ -89,3 +89,28 @@ def test_index_contents() -> None:
 
 def test_order_survives_citation_markers() -> None:
     assert MENTIONS.find("[1] [2] [3] [4] BarGAN; Large Language Monkeys") == ["p2", "p1"]
+
+
+def _paper(pid: str, label: str, title: str, abstract: str) -> Paper:
+    return Paper(paper_id=pid, label=label, title=title, abstract=abstract, source="t", position=1)
+
+
+@pytest.mark.parametrize(
+    ("label", "title", "names"),
+    [
+        ("MLE", "On Estimation in Mixtures", False),  # an acronym every other abstract writes
+        ("TOFU", "TOFU: A Task of Fictitious Unlearning", True),  # coined by its title
+        ("FAST", "Fast Sampling for Games", True),  # "fast" is common, "FAST" is not
+        ("Deep Nets Fold", "Deep Nets Fold", True),  # a title as label is specific
+    ],
+)
+def test_naming_labels_skip_acronyms_many_abstracts_write(label: str, title: str, names: bool) -> None:
+    others = {
+        f"o#{i}": _paper(f"o#{i}", f"Other {i}", f"Other {i}", f"We use MLE and TOFU; it is fast and fast. {i}")
+        for i in range(5)
+    }
+    papers = {"p#1": _paper("p#1", label, title, f"{label} is our method."), **others}
+    assert ("p#1" in naming_labels(papers)) is names
+    assert (
+        "p#1" in Mentions(papers, Vocabulary(papers), naming_labels(papers)).find(f"What does {label} do?")
+    ) is names

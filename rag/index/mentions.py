@@ -17,6 +17,24 @@ RARE_WORD_MAX_ABSTRACTS = 3  # a title word this rare in the abstracts names its
 _STOP = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "with", "to", "via", "by", "from", "is", "are", "at"}
 
 
+def naming_labels(papers: dict[str, Paper]) -> set[str]:
+    """Papers whose label, written in a text, names them. A one-word label that many abstracts
+    write the same way ("LMs", "PAC", "MLE": the label rules fell back to a common acronym)
+    names none of them once thousands of papers are indexed, unless the paper's title coins it
+    ("TOFU: A Task of …"). Counted as written: "FAST" is a name even where "fast" is common."""
+    one_word = {p.label for p in papers.values() if len(p.label) >= 3 and " " not in p.label}
+    df: dict[str, int] = {}
+    for p in papers.values():
+        for token in one_word.intersection(re.findall(r"[^\s,;:()\[\]]+", f"{p.title or ''} {p.abstract}")):
+            df[token] = df.get(token, 0) + 1
+    out = set()
+    for pid, p in papers.items():
+        coined = (p.title or "").split(":", 1)[0].strip() == p.label
+        if len(p.label) >= 3 and (" " in p.label or coined or df.get(p.label, 0) <= RARE_WORD_MAX_ABSTRACTS):
+            out.add(pid)
+    return out
+
+
 def _phrase(text: str) -> str:
     return " ".join(words(text))
 
@@ -29,12 +47,12 @@ def _tokens(text: str) -> list[str]:
 class Mentions:
     """Built once per snapshot; `find` costs one pass over the text's word runs."""
 
-    def __init__(self, papers: dict[str, Paper], vocab: Vocabulary) -> None:
+    def __init__(self, papers: dict[str, Paper], vocab: Vocabulary, naming: set[str]) -> None:
         self.labels: dict[str, set[str]] = {}  # label as written -> papers (case-sensitive)
         self.heads: dict[str, set[str]] = {}  # lowercased word phrase -> papers
         self.runs: dict[tuple[str, ...], set[str]] = {}
         for pid, p in papers.items():
-            if len(p.label) >= 3:
+            if pid in naming:
                 self.labels.setdefault(p.label, set()).add(pid)
             if not p.title:
                 continue

@@ -16,7 +16,7 @@ from rag.errors import IndexCorrupt
 from rag.index import arrays
 from rag.index.bm25 import Bm25Index, build_bm25, load_bm25
 from rag.index.chunks import Record, node_to_paper
-from rag.index.mentions import Mentions
+from rag.index.mentions import Mentions, naming_labels
 from rag.index.store import Store, stamp_of
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import content_stems, words
@@ -58,7 +58,12 @@ class Snapshot:
     @cached_property
     def mentions(self) -> Mentions:
         """Finds the papers a text names (labels, title heads, distinctive title words)."""
-        return Mentions(self.papers, self.vocabulary)
+        return Mentions(self.papers, self.vocabulary, self.naming)
+
+    @cached_property
+    def naming(self) -> set[str]:
+        """Papers whose label names them (see `mentions.naming_labels`)."""
+        return naming_labels(self.papers)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -78,7 +83,7 @@ class Snapshot:
         exact: dict[str, set[str]] = {}
         odd: dict[str, str] = {}
         for pid, p in self.papers.items():
-            if len(p.label) >= 3:
+            if pid in self.naming:
                 if re.fullmatch(r"[\w-]+(?:\s+[\w-]+)*", p.label):
                     exact.setdefault(p.label, set()).add(pid)
                 else:  # labels with other characters ("C++") keep the exact scan

@@ -239,6 +239,7 @@ _LIST_ASK = re.compile(
     re.I,
 )
 _COUNTS = {"three": 3, "four": 4, "five": 5, "six": 6}
+_COUNT_WORDS = {n: w for w, n in _COUNTS.items()}
 _ENUMERATOR = re.compile(r"\((?:\d|i{1,3}|iv|v|vi|[a-f])\)", re.I)
 LIST_ITEM_WORDS = 5  # an item of an enumeration is a short phrase
 _JOINS = re.compile(r"\b(?:and|or)\b", re.I)
@@ -269,8 +270,8 @@ def list_length(sentence: str) -> int:
     return best
 
 
-def _lists(count: int, word: str) -> Callable[[str], bool]:
-    said = re.compile(rf"\b(?:{word}|{count})\b", re.I)  # "three hierarchical levels: …"
+def _lists(count: int) -> Callable[[str], bool]:
+    said = re.compile(rf"\b(?:{_COUNT_WORDS[count]}|{count})\b", re.I)  # "three hierarchical levels: …"
     return lambda sentence: list_length(sentence) >= count or said.search(sentence) is not None
 
 
@@ -312,10 +313,8 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     if _PERCENT.search(question):
         out.append(Need("a percentage", _matches(_HAS_PERCENT)))
     if lm := _LIST_ASK.search(question):
-        word = lm.group(1).lower()
-        count = _COUNTS.get(word) or int(word)
-        words = next((w for w, c in _COUNTS.items() if c == count), word)
-        out.append(Need(f"a list of {count}", _lists(count, words), required=False, specific=True))
+        count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
+        out.append(Need(f"a list of {count}", _lists(count), required=False, specific=True))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}

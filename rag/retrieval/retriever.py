@@ -199,16 +199,10 @@ class Retriever:
             fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
         hits = [
-            _hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper, self._best_cosine(pid, qv))
+            _hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper, _best_cosine(snap, pid, qv))
             for pid in order
         ]
         return Retrieval(hits, qv, fused_ids)
-
-    def _best_cosine(self, paper_id: str, qv: np.ndarray) -> float:
-        """The question's best cosine with any sentence of the paper, from the snapshot's
-        vectors: a paper ranked by its title or name may have no sentence in the dense pool."""
-        ids = [n.node_id for n in self.snapshot.by_paper.get(paper_id, [])]
-        return float((self.sentence_vectors(ids) @ qv).max()) if ids else 0.0
 
     def _sentence_hits(
         self, snap: Snapshot, question: str, qv: np.ndarray, scope: _Scope | None, mode: str
@@ -269,6 +263,13 @@ def _paper_signals(
         top = np.argsort(-pscores, kind="stable")[:n]
         paper_bm25 = {snap.bm25_paper_ids[i]: float(pscores[i]) for i in top if pscores[i] > 0}
     return paper_dense, paper_bm25
+
+
+def _best_cosine(snap: Snapshot, paper_id: str, qv: np.ndarray) -> float:
+    """The question's best cosine with any sentence of the paper, from the same snapshot the
+    ranking used: a paper ranked by its title or name may have no sentence in the dense pool."""
+    vecs = [snap.vectors[n.node_id] for n in snap.by_paper.get(paper_id, []) if n.node_id in snap.vectors]
+    return float((np.stack(vecs) @ qv).max()) if vecs else 0.0
 
 
 def _hit(

@@ -1,8 +1,18 @@
 """The answerability check's thresholds: a "which papers" question needs less of its wording covered."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rag.answer.evidence import MIN_COSINE, MIN_COVERAGE, MULTI_MIN_COSINE, MULTI_MIN_COVERAGE, Features
+from rag.answer.evidence import (
+    MIN_COSINE,
+    MIN_COVERAGE,
+    MULTI_MIN_COSINE,
+    MULTI_MIN_COVERAGE,
+    Features,
+    alternatives,
+    is_multi,
+)
 
 
 @pytest.mark.parametrize(
@@ -41,3 +51,31 @@ def test_on_theme(cosine: float, coverage: float, multi: bool, on_theme: bool) -
     assert f.on_theme() is on_theme
     # the list is only answered when one paper answers on its own: a loose match never does
     assert not (f.answerable() and cosine < MIN_COSINE)
+
+
+@pytest.mark.parametrize(
+    ("question", "subs"),
+    [
+        ("Which papers study quantization?", []),
+        ("What does FoldNet do, or what does it beat?", []),  # not a "which papers" question
+        (
+            "Which papers draw on flow matching or on probability paths?",
+            ["Which papers draw on flow matching?", "Which papers on probability paths?"],
+        ),
+        (
+            "Which papers use graphs, or trees, or sets?",
+            ["Which papers use graphs?", "Which papers trees?", "Which papers sets?"],
+        ),
+        ("Which papers use A or B or C or D?", ["Which papers use A?", "Which papers B?", "Which papers C?"]),
+        ("Which papers use GNNs and/or kernels?", ["Which papers use GNNs?", "Which papers kernels?"]),
+    ],
+)
+def test_alternatives(question: str, subs: list[str]) -> None:
+    assert alternatives(question) == subs
+
+
+@settings(derandomize=True, deadline=None)
+@given(st.text(max_size=120))
+def test_alternatives_are_which_papers_questions(tail: str) -> None:
+    for sub in alternatives(f"Which papers {tail}"):
+        assert sub.startswith("Which papers") and sub.endswith("?") and is_multi(sub)

@@ -168,6 +168,16 @@ def test_unknown_names(question: str, unknown: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "unknown"),
+    [("Can it do T2I?", []), ("Does it handle I2V?", []), ("Does it do T2V?", ["T2V"]), ("And P2P?", ["P2P"])],
+)
+def test_digit_acronyms_spelled_out(question: str, unknown: list[str]) -> None:
+    # a digit stands for a homophone ("2" for "to"), as in "T2I" for "text-to-image"
+    text = "We extend text-to-image models to image to video generation."
+    assert unknown_names(question, text) == unknown
+
+
+@pytest.mark.parametrize(
     ("question", "clause"),
     [
         ("Which two?", "Which two?"),

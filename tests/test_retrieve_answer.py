@@ -69,6 +69,15 @@ def test_multi_question_lists_papers(fake_engine: Engine, tmp_path: Path) -> Non
     assert {c.label for c in a.citations} == {"GraphMix", "TinyQuant"}
 
 
+def test_multi_question_with_alternatives_lists_a_paper_for_each(fake_engine: Engine, tmp_path: Path) -> None:
+    # Each alternative is covered by another paper, which matches the whole question only in part.
+    fake_engine.ingest([tmp_path / "corpus"])
+    q = "Which papers study curiosity bonuses for sparse rewards or quantization of language models for phones?"
+    a = fake_engine.ask(q, top_k=5)
+    assert {c.paper_id for c in a.citations} == {"small#3", "small#4"}
+    assert {c.paper_id for c in a.citations} <= {s.paper_id for s in a.sources}
+
+
 def test_followup_uses_history_paper_ids(engine: Engine) -> None:
     assert is_referring("How many bits does it use?")
     history = [
@@ -78,6 +87,20 @@ def test_followup_uses_history_paper_ids(engine: Engine) -> None:
     a = engine.ask("How many bits does it store weights in?", history=history)
     assert a.sources[0].paper_id == "small#3"
     assert "2 bits" in a.answer
+
+
+def test_the_other_one_excludes_what_an_earlier_question_singled_out(engine: Engine) -> None:
+    # The answer to "the first one …?" cites both papers (the second for contrast): "the other
+    # one" afterwards still means the paper that question did not point at.
+    both = ["small#3", "small#2"]
+    history = [
+        {"role": "user", "content": "Which papers shrink or generate things?"},
+        {"role": "assistant", "content": "TinyQuant quantizes; FoldNet designs proteins.", "paper_ids": both},
+        {"role": "user", "content": "The first one sounds closest. How many bits does it use?"},
+        {"role": "assistant", "content": "It stores weights in 2 bits, unlike FoldNet.", "paper_ids": both},
+    ]
+    a = engine.ask("And the other one: how many folds does it design?", history=history)
+    assert {c.paper_id for c in a.citations} == {"small#2"} and "120" in a.answer
 
 
 def test_followup_from_text_only(engine: Engine) -> None:

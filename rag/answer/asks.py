@@ -176,6 +176,9 @@ def unknown_names(question: str, text: str) -> list[str]:
             continue
         if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
             continue
+        # "T2I" for "text-to-image", "I2V" for "image to video": a digit for a homophone.
+        if re.fullmatch(r"[A-Z]+[24][A-Z]+s?", name) and _spelled_out(name.replace("2", "T").replace("4", "F"), words):
+            continue
         out.append(name)
     return list(dict.fromkeys(out))
 

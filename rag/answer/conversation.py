@@ -64,14 +64,22 @@ def _name_stems(pids: list[str], snap: Snapshot) -> dict[str, set[str]]:
     return out
 
 
-def pointed_papers(question: str, per_turn: list[list[str]], snap: Snapshot) -> list[str] | None:
-    """The papers of the most recent multi-paper answer the question points at, if it does."""
+def pointed_papers(
+    question: str, per_turn: list[list[str]], snap: Snapshot, asked: list[str] | None = None
+) -> list[str] | None:
+    """The papers of the most recent multi-paper answer the question points at, if it does.
+    `asked`: each turn's text where it is a user turn (else ""), to see what earlier questions pointed at."""
     k = next((i for i in range(len(per_turn) - 1, -1, -1) if len(per_turn[i]) >= 2), None)
     if k is None:
         return None
     listed = per_turn[k]
     # "Setting X aside, … the other one": a later turn or the question itself singles X out.
     later = [p for turn in per_turn[k + 1 :] for p in turn] + snap.mentions.find(question, strong_only=True)
+    # "The first one … ?" answered by a turn that cites both (the second only for contrast):
+    # the question that turn answered singled the first out.
+    if asked and k >= 1 and asked[k - 1]:
+        earlier = pointed_papers(asked[k - 1], per_turn[: k - 1], snap, asked[: k - 1])
+        later += [p for p in earlier or [] if len(earlier or []) < len(listed)]
     singled = [p for p in dict.fromkeys(later) if p in listed]
     found = by_position(question, listed, singled)
     if found is None:
@@ -90,7 +98,8 @@ def resolve_focus(query: Query, retriever: Retriever) -> Focus:
     snap = retriever.snapshot
     per_turn = [turn_papers(t, snap) for t in history]
     discussed = list(dict.fromkeys(p for turn in per_turn for p in turn))
-    pointed = pointed_papers(query.question, per_turn, snap)
+    asked = [str(t.get("content", "")) if t.get("role") == "user" else "" for t in history]
+    pointed = pointed_papers(query.question, per_turn, snap, asked)
     if pointed:
         return Focus(pointed, explicit=True, why=f"the question points at {pointed}", discussed=discussed)
     # The last exchange decides: an older turn's paper is not what "it" means after the

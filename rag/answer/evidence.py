@@ -86,6 +86,27 @@ def is_multi(question: str) -> bool:
     return bool(_MULTI.search(question))
 
 
+_OR = re.compile(r"\s*,?\s+(?:and/)?or\s+", re.I)
+ALTERNATIVES_MAX = 3
+
+
+def alternatives(question: str) -> list[str]:
+    """A "which papers …" question with alternatives ("… use flow matching or probability
+    paths?") as one question per alternative: each is covered by different papers, none of
+    which matches the whole question as well as a paper matches a single topic. The first
+    keeps the question up to its first "or"; a later one is the question's frame plus what
+    follows its "or". [] when the question has no alternatives."""
+    m = _MULTI.search(question)
+    if m is None:
+        return []
+    frame, topic = question[: m.end()].strip(), question[m.end() :]
+    parts = [p.strip(" ,;?") for p in _OR.split(topic)]
+    if len(parts) < 2 or any(not p for p in parts):
+        return []
+    subs = [f"{frame} {parts[0]}?"] + [f"{frame} {p}?" for p in parts[1:]]
+    return subs[:ALTERNATIVES_MAX]
+
+
 def is_referring(question: str) -> bool:
     return bool(_REFERRING.search(question))
 

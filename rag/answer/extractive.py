@@ -16,6 +16,7 @@ from rag.answer.evidence import (
     MULTI_RATIO,
     MULTI_SENTENCES,
     Features,
+    alternatives,
     features,
     is_multi,
     is_referring,
@@ -105,8 +106,11 @@ def compose(query: Query, focus: list[str], retriever: Retriever, *, lenient: bo
     why = _explain(r, query.top_k) if query.explain else []
     multi = is_multi(query.question) and not focus
     accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, lenient=lenient)
+    if multi:
+        accepted = _listed(accepted, _by_alternative(query, retriever, why))
     a = _build(query.question, accepted, multi, retriever)
-    a.sources = [Source(paper_id=h.paper_id, score=h.score) for h in r.hits]
+    hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in {x.paper_id for x in r.hits}]
+    a.sources = [Source(paper_id=h.paper_id, score=h.score) for h in hits]
     if a.refused:
         a.closest = [Closest(paper_id=h.paper_id, label=h.label, score=h.score) for h in r.hits[:3]]
     a.explain = why if query.explain else None
@@ -138,10 +142,13 @@ def _accept(
     why: list[str],
     *,
     lenient: bool = True,
+    n: int | None = None,
 ) -> _Accepted:
-    """Candidate papers whose selected evidence passes the answerability check."""
+    """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
+    selected evidence passes the answerability check."""
     snap = retriever.snapshot
-    candidates = r.hits[: len(focus)] if focus else r.hits[: min(top_k, 6) if multi else 1]
+    n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
+    candidates = r.hits[:n]
     ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
     accepted: _Accepted = []
     for h in candidates:
@@ -170,12 +177,42 @@ def _accept(
         # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
         if f.answerable() or (multi and f.on_theme()):
             accepted.append((h, ev, f))
-    if multi:
-        if not any(a[2].answerable() for a in accepted):
-            return []
-        best = max(a[2].score for a in accepted)
-        accepted = [a for a in accepted if a[2].score >= MULTI_RATIO * best][:MULTI_MAX]
     return accepted
+
+
+def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> list[_Accepted]:
+    """Papers for the alternatives of a "which papers … A or B?" question, each kept by its
+    alternative's own ratio: one that answers its alternative, or one only on its theme that
+    is on the theme of the whole question too (a split inside a phrase finds strangers)."""
+    runs: list[_Accepted] = []
+    for sub in alternatives(query.question):
+        why.append(f"alternative: {sub}")
+        r = _retrieve(query.model_copy(update={"question": sub}), [], retriever)
+        runs.append(_near_best(_accept(sub, r, [], True, query.top_k, retriever, why)))
+    strong = [a for run in runs for a in run if a[2].answerable()]
+    loose = sorted({a[0].paper_id for run in runs for a in run} - {a[0].paper_id for a in strong})
+    if loose:
+        whole = retriever.retrieve(query.question, top_k=len(loose), papers=loose, cache=query.cache)
+        why.append("the alternatives' other papers, judged on the whole question:")
+        strong += _accept(query.question, whole, [], True, len(loose), retriever, why, n=len(loose))
+    return [sorted(strong, key=lambda a: -a[2].score)]
+
+
+def _near_best(run: _Accepted) -> _Accepted:
+    top = max((a[2].score for a in run), default=0.0)
+    return [a for a in run if a[2].score >= MULTI_RATIO * top]
+
+
+def _listed(question_run: _Accepted, added: list[_Accepted]) -> _Accepted:
+    """A "which papers" list: none unless a paper answers the whole question; then the papers
+    close enough to its best, in rank order, and the alternatives' papers after them."""
+    if not any(a[2].answerable() for a in question_run):
+        return []
+    out = _near_best(question_run)
+    for a in (a for run in added for a in run):
+        if a[0].paper_id not in {x[0].paper_id for x in out}:
+            out.append(a)
+    return out[:MULTI_MAX]
 
 
 def _build(question: str, accepted: _Accepted, multi: bool, retriever: Retriever) -> Answer:

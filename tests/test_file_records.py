@@ -10,6 +10,7 @@ import pytest
 
 import rag.index.ingest as ingest_mod
 from rag.engine import Engine
+from rag.index import file_records
 from rag.index.file_records import RECORDS
 from rag.index.ingest import remove
 from rag.settings import Settings
@@ -94,3 +95,16 @@ def test_another_model_re_parses(tmp_path: Path, parses: list[str]) -> None:
     parses.clear()
     report = Engine(engine.settings, embedder=other).ingest([a.parent])
     assert sorted(parses) == ["a.txt", "b.txt"] and report.updated == 4
+
+
+def test_other_parsing_rules_re_parse(tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # After an upgrade that changes how files become papers and labels, nothing of the old
+    # rules is kept: every file is parsed again.
+    engine, a, _ = _setup(tmp_path)
+    engine.ingest([a.parent])
+    monkeypatch.setattr(file_records, "rules", lambda: "other-rules")
+    parses.clear()
+    engine.ingest([a.parent])
+    assert sorted(parses) == ["a.txt", "b.txt"]
+    parses.clear()
+    assert engine.ingest([a.parent]).unchanged == 4 and parses == []

@@ -2,7 +2,9 @@
 
 import json
 
-from rag.corpus.label import coined_name, make_label, short_phrase
+import pytest
+
+from rag.corpus.label import coined_name, make_label, short_phrase, title_name
 from rag.corpus.reader import corpus_files, read_corpus_file
 from tests.conftest import DATA, TESTDATA
 
@@ -57,3 +59,27 @@ def test_display_label_shortens_a_title_label_only() -> None:
     assert display_label("a phrase from the text", None) == "a phrase from the text"
     # the label itself stays the whole title: follow-ups resolve names against it
     assert make_label("We study things. Nothing is coined here.", title=long) == long
+
+
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        ("SPIN-Bench: How Well Do LLMs Plan Strategically?", "SPIN-Bench"),
+        ("RARe: Retrieval Augmented Retrieval with In-Context Examples", "RARe"),
+        ("SmolLM2: When Smol Goes Big", "SmolLM2"),
+        ("Partial Perspectives: How LLMs Handle Inconsistent Knowledge", None),  # no coined token
+        ("In-Context Occam's Razor: How Transformers Prefer Simpler Hypotheses", None),  # a phrase
+        ("Commonsense-T2I Challenge: Can Models Understand Commonsense?", None),
+        ("Learning Smooth Potentials", None),  # no colon
+        (None, None),
+    ],
+)
+def test_title_name(title: str | None, name: str | None) -> None:
+    assert title_name(title) == name
+
+
+def test_a_title_s_own_name_wins_over_a_name_the_abstract_gives_first() -> None:
+    abstract = "We introduce SMolData, a dataset of molecules. We train LlaSMol on SMolData and beat GPT-4."
+    assert make_label(abstract) == "SMolData"
+    assert make_label(abstract, title="LlaSMol: Language Models for Chemistry") == "LlaSMol"
+    assert make_label(abstract, title="Language Models for Chemistry") == "SMolData"

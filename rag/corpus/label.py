@@ -187,14 +187,24 @@ def short_title(title: str, max_words: int = 8) -> str:
     return " ".join(ws[:max_words]) + ("…" if len(ws) > max_words else "")
 
 
+def title_name(title: str | None) -> str | None:
+    """The name a title coins before its colon ("SPIN-Bench: How Well …" -> "SPIN-Bench"):
+    the whole part before the colon, one coined token."""
+    head = clean(title or "").split(":", 1)[0].strip() if title and ":" in title else ""
+    return head if re.fullmatch(_TOKEN, head) and _is_coined(head) else None
+
+
 def make_label(abstract: str, *, title: str | None = None) -> str:
-    """Coined name, else the title, else (no title) a phrase from the first sentence.
+    """The name the title coins, else the abstract's coined name, else the title, else (no
+    title) a phrase from the first sentence. A title's own name wins over the abstract's: an
+    abstract often names a dataset or part before the paper's namesake.
 
     The whole title, not `short_title`: labels name papers in questions and histories
     (rag/index/mentions.py), and a shorter one changes which papers a follow-up resolves to.
     Where a label is shown, `display_label` shortens a title-label."""
     abstract = without_instructions(abstract)
-    name = coined_name(abstract)
+    name = title_name(title) if title and not instruction_like(title) else None
+    name = name or coined_name(abstract)
     if name:
         return name
     if title and not instruction_like(title):

@@ -13,6 +13,7 @@ the file as before.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -26,6 +27,21 @@ from rag.types import Paper
 log = logging.getLogger(__name__)
 
 RECORDS = "files.json"
+
+
+@functools.cache
+def rules() -> str:
+    """A hash of the code that turns a file into papers, labels and sentences: after an
+    upgrade that changes it, every file is parsed again (its papers are re-embedded only
+    where their records changed), so no label or sentence of older rules is kept."""
+    import rag.corpus
+    import rag.text
+
+    h = hashlib.sha1()
+    parts = [*Path(rag.corpus.__file__).parent.glob("*.py"), *Path(rag.text.__file__).parent.glob("*.py")]
+    for f in sorted([*parts, Path(__file__).with_name("chunks.py")], key=lambda f: (f.parent.name, f.name)):
+        h.update(f"{f.parent.name}/{f.name}\0".encode() + f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def fingerprint(path: Path) -> dict[str, Any]:
@@ -58,10 +74,11 @@ def key(path: Path) -> str:
 
 
 def looks_unchanged(record: dict[str, Any] | None, print_: dict[str, Any], model: str) -> bool:
-    """Same bytes under the same model (the manifest is checked by `still_indexed`)."""
+    """Same bytes under the same model and parsing rules (the manifest is checked by `still_indexed`)."""
     return bool(
         record
         and record.get("model") == model
+        and record.get("rules") == rules()
         and all(record.get(k) == print_[k] for k in ("size", "sha1"))
         and isinstance(record.get("papers"), dict)
     )
@@ -106,5 +123,5 @@ def record_files(
     for f in files:
         if f.stem in parsed and f in prints:
             papers = {p.paper_id: paper_hash(p, model) for p in parsed[f.stem]}
-            records[key(f)] = {**prints[f], "model": model, "papers": papers}
+            records[key(f)] = {**prints[f], "model": model, "rules": rules(), "papers": papers}
     save_records(home, records)

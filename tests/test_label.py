@@ -83,3 +83,10 @@ def test_a_title_s_own_name_wins_over_a_name_the_abstract_gives_first() -> None:
     assert make_label(abstract) == "SMolData"
     assert make_label(abstract, title="LlaSMol: Language Models for Chemistry") == "LlaSMol"
     assert make_label(abstract, title="Language Models for Chemistry") == "SMolData"
+
+
+def test_a_name_is_kept_as_the_title_writes_it() -> None:
+    abstract = "We present a benchmark for text-to-image (T2I) models, which we call Commonsense-T2I. T2I models fail."
+    assert (
+        make_label(abstract, title="Commonsense-T2I Challenge: Can Models Understand Commonsense?") == "Commonsense-T2I"
+    )

@@ -194,6 +194,15 @@ def title_name(title: str | None) -> str | None:
     return head if re.fullmatch(_TOKEN, head) and _is_coined(head) else None
 
 
+def _as_titled(name: str | None, title: str | None) -> str | None:
+    """A name as the title writes it: "T2I" in a title's "Commonsense-T2I" is part of that name."""
+    if name and title:
+        for tok in _tokens(title):
+            if tok != name and _is_coined(tok) and name in tok.split("-"):
+                return tok
+    return name
+
+
 def make_label(abstract: str, *, title: str | None = None) -> str:
     """The name the title coins, else the abstract's coined name, else the title, else (no
     title) a phrase from the first sentence. A title's own name wins over the abstract's: an
@@ -203,8 +212,8 @@ def make_label(abstract: str, *, title: str | None = None) -> str:
     (rag/index/mentions.py), and a shorter one changes which papers a follow-up resolves to.
     Where a label is shown, `display_label` shortens a title-label."""
     abstract = without_instructions(abstract)
-    name = title_name(title) if title and not instruction_like(title) else None
-    name = name or coined_name(abstract)
+    titled = title if title and not instruction_like(title) else None
+    name = title_name(titled) or _as_titled(coined_name(abstract), titled)
     if name:
         return name
     if title and not instruction_like(title):

@@ -48,6 +48,8 @@ def _same(a: Snapshot, b: Snapshot) -> None:
     assert np.array_equal(np.asarray(a.centroids), np.asarray(b.centroids))
     assert a.bm25_sentences is not None and b.bm25_sentences is not None
     assert int(a.bm25_sentences.bm25.scores["num_docs"]) == int(b.bm25_sentences.bm25.scores["num_docs"])
+    # The vocabulary of persisted stems is the one computed from the papers.
+    assert a.vocabulary.df == b.vocabulary.df and a.vocabulary.paper_stems == b.vocabulary.paper_stems
 
 
 def test_ingest_writes_the_arrays_and_readers_skip_the_sentence_read(
@@ -66,6 +68,7 @@ def test_ingest_writes_the_arrays_and_readers_skip_the_sentence_read(
     monkeypatch.setattr(type(reader.store), "read_sentences", no_read)
     snap = reader.retriever.snapshot
     _same(snap, expected)
+    assert snap.stems is not None  # read with the arrays, not recomputed
     assert isinstance(
         np.load(arrays.folder(engine.settings.home, "abstracts", stamp) / "vectors.npy", mmap_mode="r"), np.memmap
     )
@@ -140,3 +143,16 @@ def test_threads_saving_the_same_stamp_at_once_do_not_collide(tmp_path: Path) ->
     loaded = arrays.load(tmp_path, "abstracts", "stamp1")
     assert loaded is not None and list(loaded[1]) == list(sentences)
     assert not list(arrays.folder(tmp_path, "abstracts", "stamp1").parent.glob(".*.tmp"))
+
+
+def test_files_of_an_older_format_are_written_again_by_the_next_ingest(tmp_path: Path) -> None:
+    engine = _engine(tmp_path)
+    corpus = write_corpus(tmp_path / "c", "small", SMALL)
+    engine.ingest([corpus])
+    stamp = engine.store.stamp()
+    assert stamp
+    meta = arrays.folder(engine.settings.home, "abstracts", stamp) / "meta.json"
+    meta.write_text(meta.read_text().replace(f'"format": {arrays.FORMAT}', '"format": 1'))
+    assert not arrays.ready(engine.settings.home, "abstracts", stamp)
+    engine.ingest([corpus])  # unchanged corpus: only the stale files are redone
+    assert arrays.ready(engine.settings.home, "abstracts", stamp)

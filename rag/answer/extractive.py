@@ -59,7 +59,7 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         # Empty or control characters only: one clear UsageError.
         query = query.model_copy(update={"question": check_question(query.question)})
         focus = resolve_focus(query, retriever) if query.history else Focus()
-        standalone = _names_another_paper(query.question, focus, retriever)
+        standalone = bool(focus.papers) and _names_another_paper(query.question, focus, retriever)
         a, why = _in_context(query, focus, standalone, retriever)
         if query.explain:
             a.explain = why + (a.explain or [])

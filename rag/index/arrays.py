@@ -4,7 +4,8 @@ sentence from Chroma.
 
 `<home>/snapshot/<collection>-<stamp>/` holds `records.json` (ids, texts, metadata of papers
 and sentences), `vectors.npy` (float32, one row per sentence, in `records.json`'s order) and
-`centroids.npy` (one row per paper). `meta.json` is written last and names every file's size
+`centroids.npy` (one row per paper) and `stems.json` (each paper's content stems, for the
+vocabulary). `meta.json` is written last and names every file's size
 and SHA-1: a folder without it, or with a file that does not match it, is damaged or
 partial, and is never read — the snapshot is rebuilt from the store instead. The vector
 files are memory-mapped.
@@ -26,8 +27,8 @@ from rag.index.chunks import Record
 
 log = logging.getLogger(__name__)
 
-FILES = ("records.json", "vectors.npy", "centroids.npy")
-FORMAT = 1
+FILES = ("records.json", "vectors.npy", "centroids.npy", "stems.json")
+FORMAT = 2
 
 
 def folder(home: Path, collection: str, stamp: str) -> Path:
@@ -35,8 +36,13 @@ def folder(home: Path, collection: str, stamp: str) -> Path:
 
 
 def ready(home: Path, collection: str, stamp: str) -> bool:
-    """Whether this stamp's files were written completely (their content is checked on load)."""
-    return (folder(home, collection, stamp) / "meta.json").exists()
+    """Whether this stamp's files were written completely, in this format (their content is
+    checked on load)."""
+    try:
+        meta = json.loads((folder(home, collection, stamp) / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("format") == FORMAT
 
 
 def _sha1(path: Path) -> str:
@@ -55,10 +61,11 @@ def save(
     sentences: dict[str, Record],
     vectors: dict[str, np.ndarray],
     centroids: np.ndarray,
+    stems: dict[str, list[str]] | None = None,
 ) -> None:
     """Write this stamp's files into a private folder, then rename it into place."""
     dest = folder(home, collection, stamp)
-    if (dest / "meta.json").exists():
+    if ready(home, collection, stamp):
         return
     dest.parent.mkdir(parents=True, exist_ok=True)
     # Private to this call: two threads of one process (an upload's ingest and a reader
@@ -74,6 +81,7 @@ def save(
     matrix = np.stack([vectors[c] for c in sent_ids]).astype(np.float32) if sent_ids else np.zeros((0, dim))
     np.save(tmp / "vectors.npy", matrix.astype(np.float32))
     np.save(tmp / "centroids.npy", np.asarray(centroids, dtype=np.float32))
+    (tmp / "stems.json").write_text(json.dumps(stems or {}), encoding="utf-8")
     meta = {
         "format": FORMAT,
         "stamp": stamp,
@@ -82,7 +90,7 @@ def save(
         "files": {n: {"size": (tmp / n).stat().st_size, "sha1": _sha1(tmp / n)} for n in FILES},
     }
     (tmp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")  # last: the folder is complete
-    if dest.exists() and not (dest / "meta.json").exists():  # a partial folder (a writer died)
+    if dest.exists() and not ready(home, collection, stamp):  # partial (a writer died) or an older format
         shutil.rmtree(dest, ignore_errors=True)
     try:
         tmp.rename(dest)
@@ -93,11 +101,12 @@ def save(
             shutil.rmtree(old, ignore_errors=True)
 
 
-def load(
-    home: Path, collection: str, stamp: str
-) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray] | None:
-    """(papers, sentences, sentence vectors, centroids) of this stamp, or None when the folder
-    is missing, partial or damaged (then it is removed, and the caller rebuilds)."""
+Loaded = tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray, dict[str, set[str]]]
+
+
+def load(home: Path, collection: str, stamp: str) -> Loaded | None:
+    """(papers, sentences, sentence vectors, centroids, paper stems) of this stamp, or None when
+    the folder is missing, partial or damaged (then it is removed, and the caller rebuilds)."""
     base = folder(home, collection, stamp)
     if not (base / "meta.json").exists():
         return None
@@ -109,7 +118,7 @@ def load(
         return None
 
 
-def _read(base: Path, stamp: str) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray]:
+def _read(base: Path, stamp: str) -> Loaded:
     meta: dict[str, Any] = json.loads((base / "meta.json").read_text(encoding="utf-8"))
     if meta.get("format") != FORMAT or meta.get("stamp") != stamp:
         raise ValueError("another format or stamp")
@@ -128,4 +137,5 @@ def _read(base: Path, stamp: str) -> tuple[dict[str, Record], dict[str, Record],
     if len(centroids) != len(papers):
         raise ValueError("centroid rows do not match the papers")
     vectors = {cid: matrix[i] for i, cid in enumerate(sentences)}
-    return papers, sentences, vectors, centroids
+    stems = {pid: set(v) for pid, v in json.loads((base / "stems.json").read_text(encoding="utf-8")).items()}
+    return papers, sentences, vectors, centroids, stems

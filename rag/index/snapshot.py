@@ -18,7 +18,7 @@ from rag.index.bm25 import Bm25Index, build_bm25, load_bm25
 from rag.index.chunks import Record, node_to_paper
 from rag.index.mentions import Mentions, naming_labels
 from rag.index.store import Store, stamp_of
-from rag.index.vocabulary import Vocabulary
+from rag.index.vocabulary import Vocabulary, paper_stems
 from rag.text.normalize import content_stems, words
 from rag.types import Paper
 
@@ -43,6 +43,7 @@ class Snapshot:
     centroids: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
     bm25_sentence_ids: list[str] = field(default_factory=list)  # document order inside BM25
     bm25_paper_ids: list[str] = field(default_factory=list)
+    stems: dict[str, set[str]] | None = None  # each paper's content stems, when persisted
 
     # What callers keep deriving from a snapshot, computed once per snapshot. The API stays in
     # chunk ids and plain values so the storage behind it can change.
@@ -67,7 +68,7 @@ class Snapshot:
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
-        return Vocabulary(self.papers)
+        return Vocabulary(self.papers, self.stems)
 
     @cached_property
     def sentence_owner(self) -> np.ndarray:
@@ -164,7 +165,7 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     """Read the committed manifest and its sentences (with their vectors unless `vectors`
     is off): from this stamp's array files when they are intact, else from the store (and
     then the files are written for the next reader). BM25 is loaded from disk or rebuilt."""
-    manifest, sentences, sent_vecs, cached_centroids = _read_any(store, home, vectors)
+    manifest, sentences, sent_vecs, cached_centroids, stems = _read_any(store, home, vectors)
     stamp = stamp_of(manifest)
     by_paper: dict[str, list[Record]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
@@ -183,7 +184,9 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     if vectors and paper_order and cached_centroids is None:
         emb = store.paper_embeddings(paper_order)
         centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
-        arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids)
+        stems = {pid: paper_stems(p) for pid, p in papers.items()}
+        listed = {pid: sorted(v) for pid, v in stems.items()}
+        arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, listed)
     return Snapshot(
         stamp,
         papers,
@@ -197,13 +200,14 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
         centroids=centroids,
         bm25_sentence_ids=sent_order,
         bm25_paper_ids=paper_order,
+        stems=stems,
     )
 
 
 def _read_any(
     store: Store, home: Path, vectors: bool
-) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray | None]:
-    """Manifest, sentences, vectors and (from array files only) centroids. The manifest is
+) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray | None, dict[str, set[str]] | None]:
+    """Manifest, sentences, vectors and (from array files only) centroids and stems. The manifest is
     always read from the store: its stamp names the files, so they can never be stale."""
     if vectors:
         try:
@@ -214,10 +218,10 @@ def _read_any(
         # Fewer stored sentences than the files list means the store lost some (extra ones are
         # an ingest in progress): the full read below reports it instead of answering past it.
         if manifest and cached is not None and store.count()[1] >= len(cached[1]):
-            _, sentences, sent_vecs, centroids = cached
-            return manifest, sentences, sent_vecs, centroids
+            _, sentences, sent_vecs, centroids, stems = cached
+            return manifest, sentences, sent_vecs, centroids, stems
     manifest, sentences, sent_vecs = _read_committed(store, vectors)
-    return manifest, sentences, sent_vecs, None
+    return manifest, sentences, sent_vecs, None, None
 
 
 def _read_committed(store: Store, vectors: bool) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray]]:

@@ -13,6 +13,7 @@ from typing import Any
 from rag.answer.entail import EntailmentJudge
 from rag.answer.pipeline import ask as pipeline_ask
 from rag.errors import BackendUnavailable
+from rag.index.arrays import published
 from rag.index.ingest import IngestReport, ingest
 from rag.index.store import Store
 from rag.models.embed import Embedder, SentenceTransformerEmbedder
@@ -59,7 +60,12 @@ class Engine:
 
     @cached_property
     def retriever(self) -> Retriever:
-        return Retriever(self.store, self.embedder, Path(self.settings.home))
+        s = self.settings
+        # An embedded store's writers run on this machine and publish each snapshot they
+        # commit: a reader takes it without opening Chroma. A server may change from anywhere.
+        return Retriever(
+            lambda: self.store, self.embedder, Path(s.home), collection=s.collection, published=not s.chroma_url
+        )
 
     def ingest(self, paths: list[Path], *, progress: bool | None = None) -> IngestReport:
         report = ingest(
@@ -160,6 +166,9 @@ class Engine:
 
     def ensure_index(self) -> IngestReport | None:
         """Index the shipped corpus when the store is empty, so a new user just asks."""
+        s = self.settings
+        if not s.chroma_url and published(Path(s.home), s.collection):  # indexed: no need to open the store
+            return None
         if self.store.count()[0] > 0:
             return None
         log.info("index is empty: indexing %s", self.settings.data_dir)

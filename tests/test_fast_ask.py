@@ -20,7 +20,17 @@ from rag.settings import Settings, default_model_path
 from tests.conftest import DATA, EVAL, load_jsonl
 
 # What a question must not pull in (each costs seconds and hundreds of MB to import).
-HEAVY = ("torch", "transformers", "sentence_transformers", "gradio", "llama_cpp", "matplotlib", "llama_index")
+# chromadb too: an embedded index's published snapshot is read from its files alone.
+HEAVY = (
+    "torch",
+    "transformers",
+    "sentence_transformers",
+    "gradio",
+    "llama_cpp",
+    "matplotlib",
+    "llama_index",
+    "chromadb",
+)
 
 # Runs the CLI's own `main` in this process, then lists the heavy modules it imported.
 WRAPPER = """

@@ -84,8 +84,10 @@ def test_reload_after_another_writer_sees_exactly_the_new_manifest(tmp_path: Pat
     new = reader.retriever.snapshot
     assert new.stamp != old.stamp and set(new.papers) == set(writer.store.manifest())
     _same(new, _from_store(writer))
-    # Only the newest stamp's files are kept.
-    assert [p.name for p in (tmp_path / "home" / "snapshot").iterdir()] == [f"abstracts-{new.stamp}"]
+    # Only the newest stamp's files are kept, and that stamp is the one published.
+    folders = sorted(p.name for p in (tmp_path / "home" / "snapshot").iterdir() if p.is_dir())
+    assert folders == [f"abstracts-{new.stamp}"]
+    assert arrays.published(tmp_path / "home", "abstracts") == new.stamp
 
 
 @pytest.mark.parametrize("damage", ["truncate-vectors", "flip-records", "no-meta", "wrong-centroids"])

@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,26 @@ def ready(home: Path, collection: str, stamp: str) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(meta, dict) and meta.get("format") == FORMAT
+
+
+def publish(home: Path, collection: str, stamp: str) -> None:
+    """Name `stamp` the committed one for readers that skip the store (the writer calls this,
+    under the writer lock, once this stamp's files and BM25 are on disk)."""
+    path = home / "snapshot" / f"{collection}.current"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps({"stamp": stamp}), encoding="utf-8")
+    tmp.replace(path)  # atomic: readers see the old stamp or the new one
+
+
+def published(home: Path, collection: str) -> str | None:
+    """The stamp the last writer published, if any."""
+    try:
+        data = json.loads((home / "snapshot" / f"{collection}.current").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    stamp = data.get("stamp") if isinstance(data, dict) else None
+    return stamp if isinstance(stamp, str) else None
 
 
 def _sha1(path: Path) -> str:
@@ -101,12 +123,14 @@ def save(
             shutil.rmtree(old, ignore_errors=True)
 
 
-Loaded = tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray, dict[str, set[str]]]
+# (papers, sentences, sentence vectors by id, centroids, paper stems, the vector matrix whose
+# rows those vectors are, in `sentences` order)
+Loaded = tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray, dict[str, set[str]], np.ndarray]
 
 
 def load(home: Path, collection: str, stamp: str) -> Loaded | None:
-    """(papers, sentences, sentence vectors, centroids, paper stems) of this stamp, or None when
-    the folder is missing, partial or damaged (then it is removed, and the caller rebuilds)."""
+    """This stamp's `Loaded` arrays, or None when the folder is missing, partial or damaged
+    (then it is removed, and the caller rebuilds)."""
     base = folder(home, collection, stamp)
     if not (base / "meta.json").exists():
         return None
@@ -138,4 +162,4 @@ def _read(base: Path, stamp: str) -> Loaded:
         raise ValueError("centroid rows do not match the papers")
     vectors = {cid: matrix[i] for i, cid in enumerate(sentences)}
     stems = {pid: set(v) for pid, v in json.loads((base / "stems.json").read_text(encoding="utf-8")).items()}
-    return papers, sentences, vectors, centroids, stems
+    return papers, sentences, vectors, centroids, stems, matrix

@@ -81,6 +81,7 @@ def wipe_store(home: Path, **kw: Any) -> None:
         _forget_client(home / "chroma")
         shutil.rmtree(home / "chroma", ignore_errors=True)
     shutil.rmtree(home / "bm25", ignore_errors=True)
+    shutil.rmtree(home / "snapshot", ignore_errors=True)  # its published stamp names a dropped index
     (home / MARKER).unlink(missing_ok=True)
     log.info("dropped the index in %s", url or home)
 

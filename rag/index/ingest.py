@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
+from rag.index.arrays import publish
 from rag.index.arrays import ready as arrays_ready
 from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
 from rag.index.file_records import confirm_unchanged, record_files, unchanged_candidates
@@ -271,6 +272,7 @@ def commit(
         store.set_info(stamp=stamp)
     if changed or garbage or not bm25_ready(home, store.name, stamp) or not arrays_ready(home, store.name, stamp):
         load_snapshot(store, home)  # builds and persists BM25 and the array files for readers
+    publish(home, store.name, stamp)  # for readers that skip the store (always: repairs a crash's gap)
     # An unchanged corpus costs one manifest read and one id listing, nothing more.
 
 
@@ -302,7 +304,8 @@ def remove(targets: list[str], *, store: Store, home: Path) -> list[str]:
                 ids += match
         store.delete_papers(sorted(set(ids)))
         collect_garbage(store)
-        store.record_stamp()
-        load_snapshot(store, home, vectors=False)
+        stamp = store.record_stamp()
+        load_snapshot(store, home)  # the new stamp's files, then published for readers
+        publish(home, store.name, stamp)
         write_marker(store, home)
     return sorted(set(ids))

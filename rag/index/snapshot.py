@@ -44,6 +44,7 @@ class Snapshot:
     bm25_sentence_ids: list[str] = field(default_factory=list)  # document order inside BM25
     bm25_paper_ids: list[str] = field(default_factory=list)
     stems: dict[str, set[str]] | None = None  # each paper's content stems, when persisted
+    matrix: np.ndarray | None = None  # the sentence vectors as rows, in `sentences` order, when persisted
 
     # What callers keep deriving from a snapshot, computed once per snapshot. The API stays in
     # chunk ids and plain values so the storage behind it can change.
@@ -69,6 +70,18 @@ class Snapshot:
     @cached_property
     def vocabulary(self) -> Vocabulary:
         return Vocabulary(self.papers, self.stems)
+
+    @cached_property
+    def dense_rows(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """(sentence ids, their unit vectors as one matrix, each row's paper id) for exact
+        dense search: the persisted matrix itself when there is one (memory-mapped, no copy)."""
+        ids = list(self.vectors)
+        if self.matrix is not None and len(self.matrix) == len(ids) and ids == list(self.sentences):
+            matrix = self.matrix
+        else:
+            matrix = np.stack([self.vectors[i] for i in ids]) if ids else np.zeros((0, 1), dtype=np.float32)
+        owner = np.asarray([self.sentences[i].metadata["paper_id"] for i in ids], dtype=object)
+        return ids, np.asarray(matrix, dtype=np.float32), owner
 
     @cached_property
     def sentence_owner(self) -> np.ndarray:
@@ -165,21 +178,10 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     """Read the committed manifest and its sentences (with their vectors unless `vectors`
     is off): from this stamp's array files when they are intact, else from the store (and
     then the files are written for the next reader). BM25 is loaded from disk or rebuilt."""
-    manifest, sentences, sent_vecs, cached_centroids, stems = _read_any(store, home, vectors)
+    manifest, sentences, sent_vecs, cached_centroids, stems, matrix = _read_any(store, home, vectors)
     stamp = stamp_of(manifest)
-    by_paper: dict[str, list[Record]] = {}
-    for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
-        by_paper.setdefault(n.metadata["paper_id"], []).append(n)
-    base = home / "bm25" / f"{store.name}-{stamp}"
-    sent_order, paper_order = sorted(sentences), sorted(manifest)
-    with _bm25_lock:
-        bm25_s = _bm25([sentences[k] for k in sent_order], base / "sentences")
-        bm25_p = _bm25([manifest[k] for k in paper_order], base / "papers")
-        # Older BM25 generations are dead weight once a newer one exists.
-        for old in (home / "bm25").glob(f"{store.name}-*"):
-            if old != base and not old.name.endswith(".tmp"):
-                shutil.rmtree(old, ignore_errors=True)
     papers = {pid: node_to_paper(n) for pid, n in manifest.items()}
+    paper_order = sorted(manifest)
     centroids = np.zeros((0, 1), dtype=np.float32) if cached_centroids is None else cached_centroids
     if vectors and paper_order and cached_centroids is None:
         emb = store.paper_embeddings(paper_order)
@@ -187,9 +189,55 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
         stems = {pid: paper_stems(p) for pid, p in papers.items()}
         listed = {pid: sorted(v) for pid, v in stems.items()}
         arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, listed)
+    return _assemble(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix, prune=True)
+
+
+def load_published(home: Path, collection: str) -> Snapshot | None:
+    """The snapshot of the stamp the last writer published, from its files alone (no store
+    opened: a cold `rag ask` skips importing Chroma), or None when they are not all there."""
+    stamp = arrays.published(home, collection)
+    if stamp is None or not bm25_ready(home, collection, stamp):
+        return None
+    loaded = arrays.load(home, collection, stamp)
+    if loaded is None:
+        return None
+    manifest, sentences, sent_vecs, centroids, stems, matrix = loaded
+    if stamp_of(manifest) != stamp:
+        return None
+    return _assemble(home, collection, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix)
+
+
+def _assemble(
+    home: Path,
+    collection: str,
+    stamp: str,
+    manifest: dict[str, Record],
+    sentences: dict[str, Record],
+    sent_vecs: dict[str, np.ndarray],
+    centroids: np.ndarray,
+    stems: dict[str, set[str]] | None,
+    matrix: np.ndarray | None,
+    *,
+    prune: bool = False,
+) -> Snapshot:
+    """The snapshot of these records and vectors, with this stamp's BM25 (loaded or built).
+    `prune`: remove older BM25 generations (readers of the store only: a reader of published
+    files may hold an older stamp than the one a writer is about to publish)."""
+    by_paper: dict[str, list[Record]] = {}
+    for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
+        by_paper.setdefault(n.metadata["paper_id"], []).append(n)
+    base = home / "bm25" / f"{collection}-{stamp}"
+    sent_order, paper_order = sorted(sentences), sorted(manifest)
+    with _bm25_lock:
+        bm25_s = _bm25([sentences[k] for k in sent_order], base / "sentences")
+        bm25_p = _bm25([manifest[k] for k in paper_order], base / "papers")
+        # Older BM25 generations are dead weight once a newer one exists.
+        for old in (home / "bm25").glob(f"{collection}-*") if prune else []:
+            if old != base and not old.name.endswith(".tmp"):
+                shutil.rmtree(old, ignore_errors=True)
     return Snapshot(
         stamp,
-        papers,
+        {pid: node_to_paper(n) for pid, n in manifest.items()},
         hashes={pid: str(n.metadata["paper_hash"]) for pid, n in manifest.items()},
         sentences=sentences,
         bm25_sentences=bm25_s,
@@ -201,12 +249,20 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
         bm25_sentence_ids=sent_order,
         bm25_paper_ids=paper_order,
         stems=stems,
+        matrix=matrix,
     )
 
 
 def _read_any(
     store: Store, home: Path, vectors: bool
-) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray | None, dict[str, set[str]] | None]:
+) -> tuple[
+    dict[str, Record],
+    dict[str, Record],
+    dict[str, np.ndarray],
+    np.ndarray | None,
+    dict[str, set[str]] | None,
+    np.ndarray | None,
+]:
     """Manifest, sentences, vectors and (from array files only) centroids and stems. The manifest is
     always read from the store: its stamp names the files, so they can never be stale."""
     if vectors:
@@ -218,10 +274,10 @@ def _read_any(
         # Fewer stored sentences than the files list means the store lost some (extra ones are
         # an ingest in progress): the full read below reports it instead of answering past it.
         if manifest and cached is not None and store.count()[1] >= len(cached[1]):
-            _, sentences, sent_vecs, centroids, stems = cached
-            return manifest, sentences, sent_vecs, centroids, stems
+            _, sentences, sent_vecs, centroids, stems, matrix = cached
+            return manifest, sentences, sent_vecs, centroids, stems, matrix
     manifest, sentences, sent_vecs = _read_committed(store, vectors)
-    return manifest, sentences, sent_vecs, None, None
+    return manifest, sentences, sent_vecs, None, None, None
 
 
 def _read_committed(store: Store, vectors: bool) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray]]:

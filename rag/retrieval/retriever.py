@@ -1,4 +1,4 @@
-"""Hybrid retrieval: dense (Chroma) + BM25 sentences fused by RRF, combined with paper-level signals."""
+"""Hybrid retrieval: dense (exact, over the snapshot's vectors) + BM25 sentences fused by RRF, combined with paper-level signals."""
 
 from __future__ import annotations
 
@@ -6,16 +6,17 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from rag.index.snapshot import Snapshot, load_snapshot
+from rag.index.arrays import published as published_stamp
+from rag.index.snapshot import Snapshot, load_published, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
 from rag.retrieval.signals import (
@@ -26,7 +27,6 @@ from rag.retrieval.signals import (
     owner_mask,
     rrf,
     top_papers,
-    where_filter,
 )
 from rag.types import Hit, Paper, SentenceHit
 
@@ -55,14 +55,21 @@ class Retriever:
 
     def __init__(
         self,
-        store: Store,
+        store: Store | Callable[[], Store],
         embedder: Embedder,
         home: Path,
         *,
+        collection: str | None = None,
+        published: bool = False,
         sentence_pool: int = 60,
         refresh_interval: float = 1.0,
     ) -> None:
-        self.store = store
+        """`store`: the store, or a function opening it when first needed. `published`: read
+        the snapshot the last writer published (rag/index/arrays.py) without opening the store
+        while its files are all there (an embedded store, whose writers run on this machine)."""
+        self._store = store
+        self.collection = collection or (store.name if isinstance(store, Store) else "abstracts")
+        self.published = published
         self.embedder = embedder
         self.home = home
         self.sentence_pool = sentence_pool
@@ -77,6 +84,19 @@ class Retriever:
         # same text again as its ask clause (the model is deterministic, so the vector is too).
         self._last: tuple[str, np.ndarray] | None = None
 
+    @cached_property
+    def store(self) -> Store:
+        return self._store if isinstance(self._store, Store) else self._store()
+
+    def _load(self) -> Snapshot:
+        snap = load_published(self.home, self.collection) if self.published else None
+        return snap or load_snapshot(self.store, self.home)
+
+    def _current_stamp(self) -> str | None:
+        """The committed stamp: as published (one small file), else as the store records it."""
+        stamp = published_stamp(self.home, self.collection) if self.published else None
+        return stamp or self.store.stamp() or stamp_of(self.store.manifest())
+
     @property
     def snapshot(self) -> Snapshot:
         pinned = self._pinned.get()
@@ -85,7 +105,7 @@ class Retriever:
         if self._snap is None:
             with self._refresh_lock:
                 if self._snap is None:  # another thread may have loaded it meanwhile
-                    self._snap = load_snapshot(self.store, self.home)
+                    self._snap = self._load()
                     self._checked = time.monotonic()
         elif time.monotonic() - self._checked >= self.refresh_interval:
             self.refresh()
@@ -113,11 +133,11 @@ class Retriever:
         try:
             self._checked = time.monotonic()
             if not force and self._snap is not None:
-                current = self.store.stamp() or stamp_of(self.store.manifest())
+                current = self._current_stamp()
                 if current == self._snap.stamp:
                     return False
                 log.info("index changed (stamp %s -> %s): reloading", self._snap.stamp, current)
-            self._snap = load_snapshot(self.store, self.home)
+            self._snap = self._load()
             self._checked = time.monotonic()
             return True
         finally:
@@ -180,7 +200,7 @@ class Retriever:
         )
         if (restricted and not allowed) or not snap.papers or snap.bm25_sentences is None or snap.bm25_papers is None:
             return Retrieval([], qv)
-        scope = _Scope(set(allowed), where_filter(papers, files)) if restricted else None
+        scope = _Scope(set(allowed)) if restricted else None
         per_paper, fused_ids = self._sentence_hits(snap, question, qv, scope, mode)
         n_papers = min(len(snap.papers), max(min_sources, top_k, 50))
         paper_dense, paper_bm25 = _paper_signals(snap, question, qv, scope, n_papers)
@@ -212,13 +232,13 @@ class Retriever:
         first), and the fused sentence order."""
         assert snap.bm25_sentences is not None
         pool = min(self.sentence_pool, len(snap.sentences))
-        dense = DenseIds(self.store.sentences, snap, pool, scope.where if scope else None)
+        dense = DenseIds(snap, pool, scope.allowed if scope else None)
         bm25 = BM25Ids(snap.bm25_sentences, snap.bm25_sentence_ids, snap.sentences, pool, None)
         if scope is not None:
             bm25.mask = owner_mask(snap, "sentence", scope.allowed)
         parts = []
         if mode != "bm25":
-            parts.append(dense.retrieve(list(map(float, qv))))
+            parts.append(dense.retrieve(qv))
         if mode != "dense":
             parts.append(bm25.retrieve(question))
         fused = fuse(parts, pool)
@@ -243,10 +263,9 @@ class Retriever:
 
 @dataclass
 class _Scope:
-    """A filtered search: the allowed papers and the matching Chroma `where`."""
+    """A filtered search: the allowed papers."""
 
     allowed: set[str]
-    where: dict[str, Any] | None
 
 
 def _paper_signals(

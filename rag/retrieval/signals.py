@@ -15,28 +15,31 @@ Scored = list[tuple[str, float]]  # (chunk id, score), best first
 
 
 class DenseIds:
-    """Nearest sentences from the Chroma collection's HNSW index.
+    """Nearest sentences by exact cosine over the snapshot's vector matrix (unit vectors, so a
+    dot product): no store is opened to answer, and a conference's ~20k sentences are one
+    matrix-vector product of a few milliseconds. Raw cosine scores are kept, since
+    reciprocal-rank fusion overwrites them."""
 
-    Asks Chroma for ids and distances only: the snapshot already holds every committed
-    sentence, so fetching documents and metadata per query (what `ChromaVectorStore.query`
-    does) would cost ~10 ms and rebuild nodes we have. Raw cosine scores are kept, since
-    reciprocal-rank fusion overwrites them.
-    """
-
-    def __init__(self, collection: Any, snap: Snapshot, k: int, where: dict[str, Any] | None) -> None:
-        self.collection, self.snap, self.k, self.where = collection, snap, k, where
+    def __init__(self, snap: Snapshot, k: int, allowed: set[str] | None) -> None:
+        self.snap, self.k, self.allowed = snap, k, allowed
         self.scores: dict[str, float] = {}
 
-    def retrieve(self, embedding: list[float]) -> Scored:
-        got = self.collection.query(
-            query_embeddings=[embedding], n_results=self.k, where=self.where, include=["distances"]
-        )
+    def retrieve(self, embedding: np.ndarray) -> Scored:
+        ids, matrix, owner = self.snap.dense_rows
+        if not ids:
+            return []
+        scores = matrix @ np.asarray(embedding, dtype=np.float32)
+        if self.allowed is not None:
+            scores = np.where(np.isin(owner, list(self.allowed)), scores, -np.inf)
+        k = min(self.k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.lexsort((top, -scores[top]))]  # by score, ties by position: deterministic
         out = []
-        for cid, dist in zip(got["ids"][0], (got["distances"] or [[]])[0], strict=False):
-            if cid not in self.snap.sentences:  # not committed (an ingest in progress) or stale
-                continue
-            self.scores[cid] = 1.0 - float(dist)
-            out.append((cid, self.scores[cid]))
+        for i in top:
+            if not np.isfinite(scores[i]):
+                break
+            self.scores[ids[i]] = float(scores[i])
+            out.append((ids[i], self.scores[ids[i]]))
         return out
 
 
@@ -96,15 +99,6 @@ def bm25_scores(retriever: Bm25Index, query: str, mask: np.ndarray | None) -> np
         return None
     scores = np.asarray(retriever.bm25.get_scores(ids), dtype=np.float32)
     return scores * mask if mask is not None else scores
-
-
-def where_filter(papers: list[str] | None, files: list[str] | None) -> dict[str, Any] | None:
-    fs: list[dict[str, Any]] = []
-    if papers:
-        fs.append({"paper_id": {"$in": list(papers)}})
-    if files:
-        fs.append({"source": {"$in": list(files)}})
-    return None if not fs else fs[0] if len(fs) == 1 else {"$and": fs}
 
 
 def rrf(rankings: list[list[str]]) -> dict[str, float]:

@@ -178,6 +178,20 @@ def test_digit_acronyms_spelled_out(question: str, unknown: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("Does it handle Mon-MDPs?", ["Mon-MDPs"]),  # a word and an acronym: a name
+        ("Is the Lomb–Scargle periodogram used?", ["Lomb–Scargle"]),  # two proper names
+        ("Does it minimise the Kullback-Leibler divergence?", []),  # the text writes "KL"
+        ("Is it Self-Supervised?", []),  # the text writes it
+    ],
+)
+def test_capitalised_compounds_are_names(question: str, unknown: list[str]) -> None:
+    text = "We train self-supervised models on MDPs and minimise the KL divergence."
+    assert unknown_names(question, text) == unknown
+
+
+@pytest.mark.parametrize(
     ("question", "clause"),
     [
         ("Which two?", "Which two?"),

@@ -102,7 +102,11 @@ _ENTITY_VERB = re.compile(
     re.I,
 )
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
-_NAME = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][\w.-]*|[A-Z][\w]*\d[\w.-]*|[A-Z]{2,}[\w.-]*|[A-Za-z]+-\d[\w.-]*)")
+# Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
+_NAME = re.compile(
+    r"\b(?:[A-Z][a-z]+[-–](?:[A-Z]{2,}|[A-Z][a-z]+)[\w.-]*|[A-Za-z]*[a-z][A-Z][\w.-]*|[A-Z][\w]*\d[\w.-]*"
+    r"|[A-Z]{2,}[\w.-]*|[A-Za-z]+-\d[\w.-]*)"
+)
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
 _SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
 _COMPARATIVES = {
@@ -175,6 +179,12 @@ def unknown_names(question: str, text: str) -> list[str]:
         if len(key) < 2 or key in squashed or (key.endswith("s") and key[:-1] in squashed):
             continue
         if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
+            continue
+        # "Kullback-Leibler" where the paper writes "KL": its initials as a word of the text.
+        if (
+            re.fullmatch(r"[A-Z][a-z]+[-–][A-Z][a-z]+", name)
+            and "".join(w[0] for w in re.split("[-–]", name)).lower() in words
+        ):
             continue
         # "T2I" for "text-to-image", "I2V" for "image to video": a digit for a homophone.
         if re.fullmatch(r"[A-Z]+[24][A-Z]+s?", name) and _spelled_out(name.replace("2", "T").replace("4", "F"), words):

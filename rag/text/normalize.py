@@ -54,9 +54,9 @@ def match_form(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _segmenter():  # type: ignore[no-untyped-def]
-    import pysbd
+    from rag.text.sbd import segmenter
 
-    return pysbd.Segmenter(language="en", clean=False, char_span=True)
+    return segmenter()
 
 
 def sentence_spans(text: str, *, glue_short: bool = True) -> list[tuple[int, int]]:

@@ -192,6 +192,21 @@ def test_capitalised_compounds_are_names(question: str, unknown: list[str]) -> N
 
 
 @pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("Our method yields a boost compared to best-of-N and self-repair.", True),  # plain-word baselines
+        ("It consistently outperforms in-context learning.", True),
+        ("It is better than the existing methods.", False),  # names none
+        ("We release code for self-repair.", False),  # no comparison, no name
+    ],
+)
+def test_baselines_are_named_by_a_comparison(sentence: str, met: bool) -> None:
+    q = "Which baselines does the approach using repair pairs beat?"
+    need = next(n for n in needs(q, label="AuPair", text=sentence) if n.name == "names of baselines")
+    assert need.met_by(sentence) is met and need.specific
+
+
+@pytest.mark.parametrize(
     ("question", "clause"),
     [
         ("Which two?", "Which two?"),

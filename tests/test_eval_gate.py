@@ -51,12 +51,12 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.80,  # measured 0.818
-    "refusal_f1": 0.76,  # 0.789
+    "fact_recall": 0.81,  # measured 0.826
+    "refusal_f1": 0.78,  # 0.800
     "set_recall": 0.69,  # 0.726
 }
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.77,  # measured 0.793
+    "fact_recall": 0.78,  # measured 0.801
     "set_recall": 0.45,  # 0.476
 }
 

@@ -96,6 +96,12 @@ _ENTITY_ASK = re.compile(
     r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it)\b|\s*[?,])",
     re.I,
 )
+# "compared to best-of-N", "outperforms in-context learning", "better than fine-tuning".
+_COMPARED = re.compile(
+    r"\b(?:compared\s+(?:to|with|against)|relative\s+to|outperform\w*|surpass\w*|beat\w*|than|versus|vs\.?)"
+    r"\s+(?:the\s+|a\s+|an\s+)?(?!(?:the|a|an|it|this|that|those|these|existing|previous|prior|other)\b)[\w$-]{3,}",
+    re.I,
+)
 _ENTITY_VERB = re.compile(
     r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
     r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked)\b",
@@ -338,5 +344,9 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
             known |= {n.lower() for n in _NAME.findall(text) if text.count(n) >= 2}
         verbs = [_mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
         about = _any(_mentions(m.group(1)), *verbs)
-        out.append(Need(f"names of {m.group(1)}", _all(about, _names_other_than(known))))
+        named = _all(about, _names_other_than(known))
+        # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
+        baselines = m.group(1).lower().startswith("baseline")
+        met = _any(named, _matches(_COMPARED)) if baselines else named
+        out.append(Need(f"names of {m.group(1)}", met, specific=baselines))
     return out

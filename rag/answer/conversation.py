@@ -78,8 +78,8 @@ def pointed_papers(
     # "The first one … ?" answered by a turn that cites both (the second only for contrast):
     # the question that turn answered singled the first out.
     if asked and k >= 1 and asked[k - 1]:
-        earlier = pointed_papers(asked[k - 1], per_turn[: k - 1], snap, asked[: k - 1])
-        later += [p for p in earlier or [] if len(earlier or []) < len(listed)]
+        earlier = pointed_papers(asked[k - 1], per_turn[: k - 1], snap, asked[: k - 1]) or []
+        later += earlier if len(earlier) < len(listed) else []
     singled = [p for p in dict.fromkeys(later) if p in listed]
     found = by_position(question, listed, singled)
     if found is None:

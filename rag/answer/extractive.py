@@ -109,7 +109,8 @@ def compose(query: Query, focus: list[str], retriever: Retriever, *, lenient: bo
     if multi:
         accepted = _listed(accepted, _by_alternative(query, retriever, why))
     a = _build(query.question, accepted, multi, retriever)
-    hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in {x.paper_id for x in r.hits}]
+    ranked = {h.paper_id for h in r.hits}
+    hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in ranked]
     a.sources = [Source(paper_id=h.paper_id, score=h.score) for h in hits]
     if a.refused:
         a.closest = [Closest(paper_id=h.paper_id, label=h.label, score=h.score) for h in r.hits[:3]]
@@ -209,9 +210,11 @@ def _listed(question_run: _Accepted, added: list[_Accepted]) -> _Accepted:
     if not any(a[2].answerable() for a in question_run):
         return []
     out = _near_best(question_run)
+    listed = {a[0].paper_id for a in out}
     for a in (a for run in added for a in run):
-        if a[0].paper_id not in {x[0].paper_id for x in out}:
+        if a[0].paper_id not in listed:
             out.append(a)
+            listed.add(a[0].paper_id)
     return out[:MULTI_MAX]
 
 

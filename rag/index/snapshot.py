@@ -180,13 +180,12 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     then the files are written for the next reader). BM25 is loaded from disk or rebuilt."""
     manifest, sentences, sent_vecs, cached_centroids, stems, matrix = _read_any(store, home, vectors)
     stamp = stamp_of(manifest)
-    papers = {pid: node_to_paper(n) for pid, n in manifest.items()}
     paper_order = sorted(manifest)
     centroids = np.zeros((0, 1), dtype=np.float32) if cached_centroids is None else cached_centroids
     if vectors and paper_order and cached_centroids is None:
         emb = store.paper_embeddings(paper_order)
         centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
-        stems = {pid: paper_stems(p) for pid, p in papers.items()}
+        stems = {pid: paper_stems(node_to_paper(n)) for pid, n in manifest.items()}
         listed = {pid: sorted(v) for pid, v in stems.items()}
         arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, listed)
     return _assemble(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix, prune=True)

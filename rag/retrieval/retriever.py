@@ -68,7 +68,11 @@ class Retriever:
         the snapshot the last writer published (rag/index/arrays.py) without opening the store
         while its files are all there (an embedded store, whose writers run on this machine)."""
         self._store = store
-        self.collection = collection or (store.name if isinstance(store, Store) else "abstracts")
+        if isinstance(store, Store):
+            collection = collection or store.name
+        elif collection is None:
+            raise ValueError("a store opened later needs its collection name")
+        self.collection = collection
         self.published = published
         self.embedder = embedder
         self.home = home

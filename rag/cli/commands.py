@@ -103,7 +103,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     s = _settings()
     if args.rebuild:
         from rag.index.health import wipe_store
-        from rag.index.ingest import writer_lock
+        from rag.index.repair import writer_lock
 
         with writer_lock(Path(s.home)):
             wipe_store(Path(s.home), **s.store_options())

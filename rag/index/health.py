@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.errors import IndexCorrupt, StoreUnavailable
+from rag.index.repair import WRITING, recover
 from rag.index.store import Store
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ def read_marker(home: Path) -> dict[str, Any] | None:
 def open_store(home: Path, **kw: Any) -> Store:
     """`Store(home, **kw)`, with damage and unreachable servers reported in one clear line."""
     url = kw.get("chroma_url")
+    restored = recover(home, kw)  # a writer killed mid-write: before anything loads its files
     try:
         store = Store(home, **kw)
         papers, _ = store.count()
@@ -66,6 +68,8 @@ def open_store(home: Path, **kw: Any) -> Store:
         raise IndexCorrupt(
             f"the index at {store.location} is empty but held {marker['papers']} papers (deleted or damaged); {REBUILD}"
         )
+    if restored:
+        write_marker(store, home)
     return store
 
 
@@ -83,6 +87,7 @@ def wipe_store(home: Path, **kw: Any) -> None:
     shutil.rmtree(home / "bm25", ignore_errors=True)
     shutil.rmtree(home / "snapshot", ignore_errors=True)  # its published stamp names a dropped index
     (home / MARKER).unlink(missing_ok=True)
+    (home / WRITING).unlink(missing_ok=True)
     log.info("dropped the index in %s", url or home)
 
 

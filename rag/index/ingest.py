@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +18,7 @@ from rag.index.arrays import ready as arrays_ready
 from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
 from rag.index.file_records import confirm_unchanged, record_files, unchanged_candidates
 from rag.index.health import write_marker
+from rag.index.repair import writer_lock, writing
 from rag.index.snapshot import bm25_ready, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
@@ -45,21 +43,6 @@ class IngestReport(BaseModel):
     chunks: int = 0
     seconds: float = 0.0
     errors: list[str] = Field(default_factory=list)
-
-
-@contextmanager
-def writer_lock(home: Path, *, wait: bool = True) -> Iterator[None]:
-    """One writer at a time per RAG_HOME (readers need no lock)."""
-    home.mkdir(parents=True, exist_ok=True)
-    with open(home / "ingest.lock", "w") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            raise RuntimeError(f"another ingest is running on {home}") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def split_chunks(paper: Paper, embedder: Embedder) -> list[tuple[int, int, str]]:
@@ -118,7 +101,7 @@ def ingest(
     files = list_files(paths, report)
     maybe_same, prints = unchanged_candidates(files, home, embedder.name)
     parsed = parse_files([f for f in files if f not in maybe_same], report)
-    with writer_lock(home):
+    with writer_lock(home), writing(home, store.name, embedded=store.embedded):
         manifest = store.manifest()
         kept = confirm_unchanged(maybe_same, manifest, home)
         report.unchanged += sum(kept.values())
@@ -290,7 +273,7 @@ def collect_garbage(store: Store, manifest: dict[str, Record] | None = None) -> 
 
 def remove(targets: list[str], *, store: Store, home: Path) -> list[str]:
     """Delete papers by id, or every paper of a file (path or stem). Returns removed ids."""
-    with writer_lock(home):
+    with writer_lock(home), writing(home, store.name, embedded=store.embedded):
         manifest = store.manifest()
         ids: list[str] = []
         for t in targets:

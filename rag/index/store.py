@@ -44,6 +44,7 @@ class Store:
 
         self.home = home
         self.name = collection
+        self.embedded = not chroma_url
         chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
         if chroma_url:
             from urllib.parse import urlparse
@@ -62,30 +63,55 @@ class Store:
             home.mkdir(parents=True, exist_ok=True)
             self.client = chromadb.PersistentClient(path=str(home / "chroma"), settings=chroma_settings)
             self.location = str((home / "chroma").resolve())
-        cfg = cast(
+        self._cfg = cast(
             "CreateCollectionConfiguration",
             {"hnsw": {"space": "cosine", **(hnsw or {"ef_search": 200, "ef_construction": 200, "max_neighbors": 32})}},
         )
+        self._open_collections()
+
+    def _open_collections(self) -> None:
         # embedding_function=None: Chroma's default one would download a model.
         self.sentences = self.client.get_or_create_collection(
-            collection,
-            configuration=cfg,
+            self.name,
+            configuration=self._cfg,
             embedding_function=None,  # type: ignore[arg-type]
         )
         self.papers = self.client.get_or_create_collection(
-            f"{collection}_papers",
-            configuration=cfg,
+            f"{self.name}_papers",
+            configuration=self._cfg,
             embedding_function=None,  # type: ignore[arg-type]
         )
 
+    def recreate(self) -> None:
+        """Drop both collections and create them empty. Crash repair: deleting a collection
+        never loads its vector files, which a killed writer may have left torn."""
+        for c in (self.sentences, self.papers):
+            self.client.delete_collection(c.name)
+        self._open_collections()
+
+    def put_records(self, records: list[Record], vectors: np.ndarray, *, papers: bool, batch: int = 1000) -> None:
+        """Upsert stored records as they were read back (crash repair from the snapshot files)."""
+        col = self.papers if papers else self.sentences
+        for b in range(0, len(records), batch):
+            part = records[b : b + batch]
+            col.upsert(
+                ids=[r.node_id for r in part],
+                embeddings=cast(Any, np.asarray(vectors[b : b + batch], dtype=np.float32)),
+                documents=[r.text for r in part],
+                metadatas=[r.metadata for r in part],
+            )
+
     # --- manifest -------------------------------------------------------------------
     def manifest(self) -> dict[str, Record]:
-        """paper_id -> paper record (the committed state)."""
+        """paper_id -> paper record (the committed state), in id order: Chroma returns
+        records in write order, which depends on the index's history, and ties in ranking
+        must not."""
         got = self.papers.get(include=["documents", "metadatas"])
-        return {
+        records = {
             pid: Record.from_chroma(pid, doc, meta)
             for pid, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=False)
         }
+        return {pid: records[pid] for pid in sorted(records)}
 
     def paper_embeddings(self, ids: list[str]) -> dict[str, list[float]]:
         if not ids:
@@ -108,7 +134,8 @@ class Store:
             if with_vectors:
                 vecs += [np.asarray(e, dtype=np.float32) for e in rows(got["embeddings"])]
             if len(got["ids"]) < page:
-                return nodes, vecs
+                order = sorted(range(len(nodes)), key=lambda i: nodes[i].node_id)  # see `manifest`
+                return [nodes[i] for i in order], [vecs[i] for i in order] if with_vectors else vecs
             offset += page
 
     def sentence_ids(self) -> list[str]:

@@ -114,3 +114,15 @@ def test_naming_labels_skip_acronyms_many_abstracts_write(label: str, title: str
     assert (
         "p#1" in Mentions(papers, Vocabulary(papers), naming_labels(papers)).find(f"What does {label} do?")
     ) is names
+
+
+def test_a_title_with_math_is_named_as_a_reader_writes_it() -> None:
+    # "$f$-differential" in the title, "f-differential" in the text: the same words, so the
+    # title names its paper beside another one named by its label.
+    papers = {
+        "a": _paper("a", "Auditing f-DP", "Auditing $f$-Differential Privacy in One Run", COMMON),
+        "b": _paper("b", "PRISM", "Fragments to Facts: Partial Fragment Inference", COMMON),
+    }
+    m = Mentions(papers, Vocabulary(papers), naming_labels(papers))
+    text = "'Auditing f-differential privacy in one run' audits once, and PRISM infers fragments."
+    assert m.find(text, strong_only=True) == ["a", "b"]

@@ -132,3 +132,16 @@ def test_best_cosine_covers_every_sentence_of_a_hit(engine: Engine) -> None:
     for h in hits:
         ids = [n.node_id for n in r.snapshot.by_paper[h.paper_id]]
         assert h.best_cosine == pytest.approx(float((r.sentence_vectors(ids) @ qv).max()), abs=1e-5)
+
+
+def test_a_conversation_moves_to_another_paper_only_when_it_clearly_answers(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Tell me about the protein paper."},
+        {"role": "assistant", "content": "It designs folds.", "paper_ids": ["small#2"]},
+    ]
+    clear = engine.ask("How many hard games are solved?", history=history)
+    assert "12 of 15" in clear.answer and "small#2" not in {c.paper_id for c in clear.citations}
+    # Matched only loosely by another paper (alone it would be answered from it), and not
+    # answered by the paper under discussion: refused, never cited to the protein paper.
+    loose = engine.ask("How much of the accuracy is kept on reading comprehension?", history=history)
+    assert loose.refused and not loose.citations

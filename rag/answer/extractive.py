@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 
 from rag.answer.asks import ask_clause
@@ -11,10 +12,12 @@ from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     EVIDENCE_MARGIN,
     EVIDENCE_MAX,
+    MIN_COSINE,
     MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
     MULTI_RATIO,
     MULTI_SENTENCES,
+    WEAK_COSINE,
     Features,
     alternatives,
     features,
@@ -81,9 +84,14 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
     a = compose(query, focus.papers, retriever, lenient=False)
     if not a.refused:
         return a, [f"in the conversation's context: {focus.why}"]
-    a = compose(query, [], retriever)
-    if a.refused:
-        retry = compose(query, focus.papers, retriever)
+    # A stranger takes over the conversation only when it clearly answers: a question that leans
+    # on the conversation ("the gains over the strongest competing method") shares words with
+    # thousands of abstracts, and one of them always covers them loosely. Such a loose match
+    # is refused, and not retried in the conversation's context either: that paper was just
+    # found not to answer, and a lenient retry would cite it for the stranger's topic.
+    a = compose(query, [], retriever, strong=True)
+    if a.refused and compose(query, [], retriever).refused:
+        retry = compose(query, focus.papers, retriever, anchored=True)
         if not retry.refused:
             return retry, [f"answered in the context of the conversation: {focus.why}"]
     return a, []
@@ -100,12 +108,25 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
     return snap.names_any(question) and not focus.explicit
 
 
-def compose(query: Query, focus: list[str], retriever: Retriever, *, lenient: bool = True) -> Answer:
-    """Retrieve, select evidence per candidate paper, keep the answerable ones, cite them."""
+def compose(
+    query: Query,
+    focus: list[str],
+    retriever: Retriever,
+    *,
+    lenient: bool = True,
+    strong: bool = False,
+    anchored: bool = False,
+) -> Answer:
+    """Retrieve, select evidence per candidate paper, keep the answerable ones, cite them.
+    `strong`: a paper must answer clearly (see `_clearly`); `anchored`: a paper of the
+    conversation, answering leniently, must at least share a term with the question or be
+    on topic."""
     r = _retrieve(query, focus, retriever)
     why = _explain(r, query.top_k) if query.explain else []
     multi = is_multi(query.question) and not focus
-    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, lenient=lenient)
+    accepted = _accept(
+        query.question, r, focus, multi, query.top_k, retriever, why, lenient=lenient, strong=strong, anchored=anchored
+    )
     if multi:
         accepted = _listed(accepted, _by_alternative(query, retriever, why))
     a = _build(query.question, accepted, multi, retriever)
@@ -143,6 +164,8 @@ def _accept(
     why: list[str],
     *,
     lenient: bool = True,
+    strong: bool = False,
+    anchored: bool = False,
     n: int | None = None,
 ) -> _Accepted:
     """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
@@ -176,9 +199,16 @@ def _accept(
         why.append(f"answerability {h.paper_id}: {f}")
         # In a "which papers" answer, a further paper needs only to be on the theme: a question
         # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
-        if f.answerable() or (multi and f.on_theme()):
+        if anchored and f.coverage == 0 and f.cosine < MIN_COSINE:
+            continue
+        if (f.answerable() and (not strong or _clearly(f, question, h.label))) or (multi and f.on_theme()):
             accepted.append((h, ev, f))
     return accepted
+
+
+def _clearly(f: Features, question: str, label: str) -> bool:
+    """A paper answers clearly: its best sentence is close, or the question names it."""
+    return f.cosine >= WEAK_COSINE or re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
 
 
 def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> list[_Accepted]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import content_stems, words
+from rag.text.normalize import content_stems, normalize_markdown
 from rag.types import Paper
 
 TITLE_RUN = 3  # words in a run of title words that names a paper
@@ -35,8 +35,14 @@ def naming_labels(papers: dict[str, Paper]) -> set[str]:
     return out
 
 
+def _plain(text: str) -> list[str]:
+    """Lowercased words, hyphenated ones split, as a reader sees them: a title's
+    "$f$-differential" and a text's "f-differential" are the same two words."""
+    return re.findall(r"[^\W_]+", normalize_markdown(text).lower())
+
+
 def _phrase(text: str) -> str:
-    return " ".join(words(text))
+    return " ".join(_plain(text))
 
 
 def _tokens(text: str) -> list[str]:
@@ -88,8 +94,8 @@ class Mentions:
             m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) if label in text else None
             if m:
                 for pid in pids:
-                    strong.setdefault(pid, len(words(text[: m.start()])))
-        joined = " " + " ".join(words(text)) + " "
+                    strong.setdefault(pid, len(_plain(text[: m.start()])))
+        joined = " " + _phrase(text) + " "
         for phrase, pids in self.heads.items():
             k = joined.find(f" {phrase} ")
             if k >= 0 and len(phrase.split()) >= 2:

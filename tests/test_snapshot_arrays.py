@@ -158,3 +158,31 @@ def test_files_of_an_older_format_are_written_again_by_the_next_ingest(tmp_path:
     assert not arrays.ready(engine.settings.home, "abstracts", stamp)
     engine.ingest([corpus])  # unchanged corpus: only the stale files are redone
     assert arrays.ready(engine.settings.home, "abstracts", stamp)
+
+
+def test_a_writer_killed_between_saving_and_publishing_leaves_the_published_stamp_restorable(
+    tmp_path: Path,
+) -> None:
+    """The published stamp's files outlive the next stamp's until that one is published: a
+    crash repair in between restores from them (they used to be pruned at save time, and the
+    repaired index came back empty)."""
+    from rag.index.health import open_store
+    from rag.index.repair import WRITING
+
+    engine = _engine(tmp_path)
+    home = engine.settings.home
+    engine.ingest([write_corpus(tmp_path / "c", "small", SMALL)])
+    stamp = arrays.published(home, "abstracts")
+    assert stamp is not None
+    loaded = arrays.load(home, "abstracts", stamp)
+    assert loaded is not None
+    papers, sentences, vectors, centroids, _, _ = loaded
+    some = dict(list(sentences.items())[:3])
+    arrays.save(home, "abstracts", "next", papers, some, vectors, centroids)  # the killed writer's
+    assert arrays.ready(home, "abstracts", stamp)
+    (home / WRITING).write_text("{}", encoding="utf-8")
+
+    store = open_store(home, **engine.settings.store_options())
+    assert store.count()[0] == len(papers)
+    arrays.publish(home, "abstracts", "next")  # once a stamp is published, older ones go
+    assert not arrays.folder(home, "abstracts", stamp).exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from dataclasses import dataclass
 
 from rag.answer.asks import ask_clause
 from rag.answer.cite import CitationBuilder, display_sentence
@@ -33,6 +34,31 @@ from rag.types import REFUSAL, Answer, Closest, Hit, Query, SentenceCheck, Sourc
 log = logging.getLogger(__name__)
 
 _Accepted = list[tuple[Hit, list[tuple[str, str, float]], Features]]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """How a candidate paper must answer to be accepted.
+
+    `lenient`: a paper of the conversation answers by being discussed (the follow-up rule);
+    `strong`: it must answer clearly (its best sentence close, or named by the question);
+    `anchored`: it must at least share a term with the question or be on topic."""
+
+    lenient: bool = True
+    strong: bool = False
+    anchored: bool = False
+
+    def accepts(self, f: Features, question: str, label: str, multi: bool) -> bool:
+        if self.anchored and f.coverage == 0 and f.cosine < MIN_COSINE:
+            return False
+        if f.answerable() and (not self.strong or _clearly(f, question, label)):
+            return True
+        # In a "which papers" answer, a further paper needs only to be on the theme: a question
+        # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
+        return multi and f.on_theme()
+
+
+LOOSE, STRICT = Bar(), Bar(lenient=False)
 
 
 def _explain(r: Retrieval, top_k: int) -> list[str]:
@@ -81,7 +107,7 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
         return compose(query, [], retriever), []
     if focus.explicit or is_referring(query.question):
         return compose(query, focus.papers, retriever), [f"follow-up: {focus.why}"]
-    a = compose(query, focus.papers, retriever, lenient=False)
+    a = compose(query, focus.papers, retriever, STRICT)
     if not a.refused:
         return a, [f"in the conversation's context: {focus.why}"]
     # A stranger takes over the conversation only when it clearly answers: a question that leans
@@ -89,9 +115,9 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
     # thousands of abstracts, and one of them always covers them loosely. Such a loose match
     # is refused, and not retried in the conversation's context either: that paper was just
     # found not to answer, and a lenient retry would cite it for the stranger's topic.
-    a = compose(query, [], retriever, strong=True)
+    a = compose(query, [], retriever, Bar(strong=True))
     if a.refused and compose(query, [], retriever).refused:
-        retry = compose(query, focus.papers, retriever, anchored=True)
+        retry = compose(query, focus.papers, retriever, Bar(anchored=True))
         if not retry.refused:
             return retry, [f"answered in the context of the conversation: {focus.why}"]
     return a, []
@@ -108,25 +134,12 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
     return snap.names_any(question) and not focus.explicit
 
 
-def compose(
-    query: Query,
-    focus: list[str],
-    retriever: Retriever,
-    *,
-    lenient: bool = True,
-    strong: bool = False,
-    anchored: bool = False,
-) -> Answer:
-    """Retrieve, select evidence per candidate paper, keep the answerable ones, cite them.
-    `strong`: a paper must answer clearly (see `_clearly`); `anchored`: a paper of the
-    conversation, answering leniently, must at least share a term with the question or be
-    on topic."""
+def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE) -> Answer:
+    """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them."""
     r = _retrieve(query, focus, retriever)
     why = _explain(r, query.top_k) if query.explain else []
     multi = is_multi(query.question) and not focus
-    accepted = _accept(
-        query.question, r, focus, multi, query.top_k, retriever, why, lenient=lenient, strong=strong, anchored=anchored
-    )
+    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar)
     if multi:
         accepted = _listed(accepted, _by_alternative(query, retriever, why))
     a = _build(query.question, accepted, multi, retriever)
@@ -163,13 +176,11 @@ def _accept(
     retriever: Retriever,
     why: list[str],
     *,
-    lenient: bool = True,
-    strong: bool = False,
-    anchored: bool = False,
+    bar: Bar = LOOSE,
     n: int | None = None,
 ) -> _Accepted:
     """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
-    selected evidence passes the answerability check."""
+    selected evidence clears `bar`."""
     snap = retriever.snapshot
     n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
     candidates = r.hits[:n]
@@ -193,15 +204,11 @@ def _accept(
             [q for _, q, _ in ev],
             snap.vocabulary,
             paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
-            followup=bool(focus) and lenient,
+            followup=bool(focus) and bar.lenient,
             multi=multi,
         )
         why.append(f"answerability {h.paper_id}: {f}")
-        # In a "which papers" answer, a further paper needs only to be on the theme: a question
-        # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
-        if anchored and f.coverage == 0 and f.cosine < MIN_COSINE:
-            continue
-        if (f.answerable() and (not strong or _clearly(f, question, h.label))) or (multi and f.on_theme()):
+        if bar.accepts(f, question, h.label, multi):
             accepted.append((h, ev, f))
     return accepted
 

@@ -55,6 +55,11 @@ def publish(home: Path, collection: str, stamp: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps({"stamp": stamp}), encoding="utf-8")
     tmp.replace(path)  # atomic: readers see the old stamp or the new one
+    # Older stamps' folders go only now: until this stamp is published, the old one is what a
+    # crash repair restores from (pruning at save time lost it to a kill in between).
+    for old in path.parent.glob(f"{collection}-*"):
+        if old != folder(home, collection, stamp):
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def published(home: Path, collection: str) -> str | None:
@@ -118,9 +123,6 @@ def save(
         tmp.rename(dest)
     except OSError:  # another process saved the same stamp first: theirs is as good
         shutil.rmtree(tmp, ignore_errors=True)
-    for old in dest.parent.glob(f"{collection}-*"):
-        if old != dest:
-            shutil.rmtree(old, ignore_errors=True)
 
 
 # (papers, sentences, sentence vectors by id, centroids, paper stems, the vector matrix whose

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer.evidence import is_multi, is_referring
+from rag.answer.evidence import is_availability, is_multi, is_referring
 from rag.engine import Engine
 from rag.text.normalize import match_form
 from rag.types import REFUSAL
@@ -145,3 +145,40 @@ def test_a_conversation_moves_to_another_paper_only_when_it_clearly_answers(engi
     # answered by the paper under discussion: refused, never cited to the protein paper.
     loose = engine.ask("How much of the accuracy is kept on reading comprehension?", history=history)
     assert loose.refused and not loose.citations
+
+
+CODED = (
+    "Sparse attention lets transformers read long documents. We introduce StrideAttn, which skips blocks of "
+    "tokens. StrideAttn halves memory at 64k tokens. The StrideAttn code is available at "
+    "https://github.com/example/StrideAttn."
+)
+
+
+def test_a_code_link_is_evidence_only_when_the_question_asks_for_code(fake_engine: Engine, tmp_path: Path) -> None:
+    fake_engine.ingest([write_corpus(tmp_path / "coded", "coded", [CODED])])
+    about = fake_engine.ask("What does StrideAttn do with long documents?")
+    assert not about.refused and all("github" not in c.quote for c in about.citations)
+    code = fake_engine.ask("Where is the StrideAttn code available?")
+    assert any("github" in c.quote for c in code.citations)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "link"),
+    [
+        ("The source code is available at: https://github.com/x/y.", True),
+        ("We open-source our code at http://github.com/a/b.", True),
+        ("Code will be released.", True),
+        ("Our implementation is publicly available.", True),
+        ("Our code and data have been released on GitHub.", True),
+        ("Project page: https://x.github.io/y", True),
+        ("The model is available to anyone who trains it.", False),
+        ("We show the data are available in many settings where labels are scarce.", False),
+        (
+            "We release a benchmark (https://z.org/x) of 1,000 logic puzzles derived from constraint problems of any size.",
+            False,
+        ),
+        ("Experiments show our loss outperforms cross-entropy.", False),
+    ],
+)
+def test_availability_sentences(sentence: str, link: bool) -> None:
+    assert is_availability(sentence) is link

@@ -139,6 +139,29 @@ def question_terms(question: str) -> list[str]:
 
 # A sentence that says what the paper itself does ("we propose…", "this paper shows…").
 _CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
+# Where the code lives ("The code is available at https://…") answers no question but one
+# about the code: its words match a question about the method's name, so it is kept out of
+# the evidence unless the question asks for code, data or a link.
+_URL = re.compile(r"(?:https?://|\bwww\.)\S+|\b\S+\.(?:com|org|io|net)/\S*", re.I)
+_AVAILABILITY = re.compile(
+    r"\bopen[- ]sourc(?:e|ed|ing) (?:our|the)\b"
+    r"|\b(?:code|codes|implementations?|models?|data|datasets?|weights|checkpoints)\b[^.]{0,60}?"
+    r"\b(?:(?:is|are|will be|has been|have been) (?:made )?(?:publicly |freely |openly )?(?:available|released)"
+    r"|open[- ]sourced)(?:\s+(?:at|on|from|via|here|soon|upon|after)\b[^.]*)?\s*[.:]?\s*$",
+    re.I,
+)
+_ASKS_AVAILABILITY = re.compile(
+    r"\b(?:code|github|repositor(?:y|ies)|open[- ]sourc\w*|available|availability|releas\w*|link|url|download\w*)\b",
+    re.I,
+)
+_LINK_ONLY_WORDS = 12  # a sentence this short once its link is gone is there for the link
+
+
+def is_availability(sentence: str) -> bool:
+    """The sentence says where the code, data or models can be had (and little else)."""
+    if _AVAILABILITY.search(_URL.sub("", sentence).strip()):
+        return True
+    return bool(_URL.search(sentence)) and len(_URL.sub("", sentence).split()) <= _LINK_ONLY_WORDS
 
 
 def features(
@@ -193,6 +216,14 @@ def select_evidence(
     nodes = [n for n in snap.by_paper.get(paper.paper_id, []) if not flag_of(n.metadata, snap.quote(n.node_id))]
     if not nodes:
         return []
+    # Left out as candidates only: the within-paper term weights stay those of the whole abstract.
+    links = (
+        set()
+        if _ASKS_AVAILABILITY.search(question)
+        else {n.node_id for n in nodes if is_availability(snap.quote(n.node_id))}
+    )
+    if len(links) == len(nodes):
+        links = set()
     vectors = retriever.sentence_vectors([n.node_id for n in nodes])
     cos = vectors @ qv + (ASK_GAMMA * (vectors @ ask_vec) if ask_vec is not None else 0.0)
     q = set(question_terms(question))
@@ -206,7 +237,7 @@ def select_evidence(
     seen: set[str] = set()
     for node, c, st in zip(nodes, cos, stems, strict=False):
         quote = snap.quote(node.node_id)
-        if quote in seen:  # a long sentence split in pieces is one quote
+        if quote in seen or node.node_id in links:  # a long sentence split in pieces is one quote
             continue
         seen.add(quote)
         overlap = sum(w.get(t, 0.0) for t in q & st) / total

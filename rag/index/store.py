@@ -92,14 +92,10 @@ class Store:
     def put_records(self, records: list[Record], vectors: np.ndarray, *, papers: bool, batch: int = 1000) -> None:
         """Upsert stored records as they were read back (crash repair from the snapshot files)."""
         col = self.papers if papers else self.sentences
-        for b in range(0, len(records), batch):
-            part = records[b : b + batch]
-            col.upsert(
-                ids=[r.node_id for r in part],
-                embeddings=cast(Any, np.asarray(vectors[b : b + batch], dtype=np.float32)),
-                documents=[r.text for r in part],
-                metadatas=[r.metadata for r in part],
-            )
+        vecs = np.asarray(vectors, dtype=np.float32)
+        _upsert(
+            col, [r.node_id for r in records], vecs, [r.text for r in records], [r.metadata for r in records], batch
+        )
 
     # --- manifest -------------------------------------------------------------------
     def manifest(self) -> dict[str, Record]:
@@ -156,28 +152,11 @@ class Store:
 
     # --- writes -----------------------------------------------------------------------
     def add_sentences(self, nodes: list[TextNode], batch: int = 1000) -> None:
-        from llama_index.core.vector_stores.utils import node_to_metadata_dict
-
-        for b in range(0, len(nodes), batch):
-            part = nodes[b : b + batch]
-            self.sentences.upsert(
-                ids=[n.node_id for n in part],
-                embeddings=cast(Any, [n.embedding for n in part]),
-                documents=[n.get_content() for n in part],
-                metadatas=[node_to_metadata_dict(n, remove_text=True, flat_metadata=True) for n in part],
-            )
+        _upsert(self.sentences, *_columns(nodes), batch)
 
     def commit_papers(self, nodes: list[TextNode]) -> None:
         """Upsert paper records in one call: the commit point of an ingest."""
-        from llama_index.core.vector_stores.utils import node_to_metadata_dict
-
-        if nodes:
-            self.papers.upsert(
-                ids=[n.node_id for n in nodes],
-                embeddings=cast(Any, [n.embedding for n in nodes]),
-                documents=[n.get_content() for n in nodes],
-                metadatas=[node_to_metadata_dict(n, remove_text=True, flat_metadata=True) for n in nodes],
-            )
+        _upsert(self.papers, *_columns(nodes), batch=max(1, len(nodes)))
 
     def delete_papers(self, ids: list[str]) -> None:
         if ids:
@@ -222,3 +201,27 @@ def stamp_of(manifest: dict[str, Record] | dict[str, TextNode]) -> str:
     for pid in sorted(manifest):
         h.update(f"{pid}:{manifest[pid].metadata['paper_hash']}\n".encode())
     return h.hexdigest()[:16]
+
+
+def _columns(nodes: list[TextNode]) -> tuple[list[str], list[Any], list[str], list[dict[str, Any]]]:
+    """ids, embeddings, documents and flat metadata of nodes, as Chroma stores them."""
+    from llama_index.core.vector_stores.utils import node_to_metadata_dict
+
+    return (
+        [n.node_id for n in nodes],
+        [n.embedding for n in nodes],
+        [n.get_content() for n in nodes],
+        [node_to_metadata_dict(n, remove_text=True, flat_metadata=True) for n in nodes],
+    )
+
+
+def _upsert(col: Any, ids: list[str], vectors: Any, documents: list[str], metadatas: list[Any], batch: int) -> None:
+    """Upsert in batches (Chroma caps one call's size)."""
+    for b in range(0, len(ids), batch):
+        end = b + batch
+        col.upsert(
+            ids=ids[b:end],
+            embeddings=cast(Any, vectors[b:end]),
+            documents=documents[b:end],
+            metadatas=metadatas[b:end],
+        )

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.answer.asks import ask_clause, list_length, needs, unknown_names
+from rag.answer.asks import ask_clause, asked_part, list_length, needs, unknown_names
 
 ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."
 OWN_ACRONYM = "CBMs explain predictions with concepts. We train CBMs on images."
@@ -268,3 +268,31 @@ def test_a_number_of_the_thing_asked_is_specific_any_number_is_not() -> None:
     (generic,) = needs("How many annotators labelled the images?", text="We crowdsource image labels.")
     assert specific.specific and not generic.specific
     assert specific.met_by("Labels came from 12 annotators.") and not specific.met_by("We use 12 images of cats.")
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        (
+            "A study probed how much LLMs know about U.S. firms. For which firms do they err more?",
+            "For which firms do they err more?",
+        ),
+        ("How many tasks, e.g. for images, are there?", "How many tasks, e.g. for images, are there?"),
+        ("What is it? And how many layers?", "What is it? And how many layers?"),
+        ("No question mark here. Really", "No question mark here. Really"),
+    ],
+)
+def test_asked_part_drops_only_the_statements_before_the_question(question: str, asked: str) -> None:
+    assert asked_part(question) == asked
+
+
+def test_a_statement_setting_up_the_question_asks_for_nothing() -> None:
+    setup = "A study probed how much LLMs know about U.S. firms. For which firms do they err more?"
+    assert needs(setup) == []
+    assert [n.name for n in needs("How much do LLMs know about firms?")] == ["a number"]
+
+
+@settings(derandomize=True, deadline=10000)
+@given(st.text(max_size=200))
+def test_asked_part_is_a_tail_of_the_question(question: str) -> None:
+    assert " ".join(question.split()).endswith(" ".join(asked_part(question).split()))

@@ -315,10 +315,24 @@ def _asks_number_first(question: str) -> bool:
     return m is not None and (wh is None or m.start() <= wh.start() + 1)
 
 
+# A sentence ends before a capital letter: "U.S. publicly traded" and "e.g. for" go on.
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
+
+
+def asked_part(question: str) -> str:
+    """The question without the statements that set it up ("A study probed how much LLMs
+    know about X. For which companies …?" asks about companies, not for an amount)."""
+    parts = _STATEMENT_END.split(question.strip())
+    first = next((i for i, p in enumerate(parts) if "?" in p), 0)
+    return " ".join(parts[first:])
+
+
 def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     """What the evidence must contain for this question to be answered. `text` is the
     paper's abstract: a thing the question counts must be named beside its number only if
-    the paper names it at all (otherwise the question paraphrases it)."""
+    the paper names it at all (otherwise the question paraphrases it). Only the asking part
+    of the question is read for what it asks."""
+    whole, question = question, asked_part(question)
     out = [Need(ask.pattern, _matches(need)) for ask, need in DETAIL_ASKS if ask.search(question)]
     if _asks_number_first(question):
         has_number = _matches(_HAS_NUMBER)
@@ -336,7 +350,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         out.append(Need(f"a list of {count}", _lists(count), required=False, specific=True))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question):
-        known = {w.lower() for w in re.findall(r"[\w.-]+", f"{question} {label}")}
+        known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
         # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
         # Unless the question asks for the thing the paper itself built ("what benchmark was
         # introduced"): then the paper's own name is the answer.

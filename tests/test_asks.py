@@ -296,3 +296,17 @@ def test_a_statement_setting_up_the_question_asks_for_nothing() -> None:
 @given(st.text(max_size=200))
 def test_asked_part_is_a_tail_of_the_question(question: str) -> None:
     assert " ".join(question.split()).endswith(" ".join(asked_part(question).split()))
+
+
+@pytest.mark.parametrize(
+    ("question", "asks_names"),
+    [
+        ("Which other map types does a new benchmark for map questions include?", False),
+        ("Which method does the paper compare against on benchmarks?", False),
+        ("Which datasets did they evaluate on?", True),
+        ("Which of the models were tested?", True),
+        ("What baselines does it compare to?", True),
+    ],
+)
+def test_the_wh_words_own_noun_is_what_is_asked(question: str, asks_names: bool) -> None:
+    assert any(n.name.startswith("names of") for n in needs(question)) is asks_names

@@ -319,6 +319,18 @@ def _asks_number_first(question: str) -> bool:
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 
 
+_AUXILIARY = {"does", "do", "did", "is", "are", "was", "were", "has", "have", "had"}
+
+
+def _asks_own_noun(span: str) -> bool:
+    """ "which other map types does a new benchmark include" asks for map types: the wh-word's
+    noun phrase ends at the auxiliary, and a named thing after it is not what is asked
+    ("what did they use as benchmarks" has no noun of its own, and asks for the benchmarks)."""
+    words = span.lower().split()[1:]
+    first_aux = next((i for i, w in enumerate(words) if w in _AUXILIARY), None)
+    return first_aux is not None and first_aux > 0
+
+
 def asked_part(question: str) -> str:
     """The question without the statements that set it up ("A study probed how much LLMs
     know about X. For which companies …?" asks about companies, not for an amount)."""
@@ -349,7 +361,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
         out.append(Need(f"a list of {count}", _lists(count), required=False, specific=True))
     m = _ENTITY_ASK.search(question)
-    if m and _ENTITY_VERB.search(question):
+    if m and _ENTITY_VERB.search(question) and not _asks_own_noun(question[m.start() : m.start(1)]):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
         # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
         # Unless the question asks for the thing the paper itself built ("what benchmark was

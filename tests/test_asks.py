@@ -4,7 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.answer.asks import ask_clause, asked_part, list_length, needs, unknown_names
+from rag.answer.asks import list_length, needs
+from rag.answer.clauses import ask_clause, asked_part
+from rag.answer.names import unknown_names
 
 ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."
 OWN_ACRONYM = "CBMs explain predictions with concepts. We train CBMs on images."

@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rag.answer.clauses import asked_part, asks_own_noun
+from rag.answer.names import NAME
 from rag.text.normalize import content_stems
 
 _NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
@@ -107,12 +109,6 @@ _ENTITY_VERB = re.compile(
     r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked)\b",
     re.I,
 )
-# A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
-# Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
-_NAME = re.compile(
-    r"\b(?:[A-Z][a-z]+[-–](?:[A-Z]{2,}|[A-Z][a-z]+)[\w.-]*|[A-Za-z]*[a-z][A-Z][\w.-]*|[A-Z][\w]*\d[\w.-]*"
-    r"|[A-Z]{2,}[\w.-]*|[A-Za-z]+-\d[\w.-]*)"
-)
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
 _SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
 _COMPARATIVES = {
@@ -138,65 +134,6 @@ _COMPARATIVES = {
 }
 # The main ask is the question's first wh-word: "which quantity … how much each …" asks a name.
 _FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", re.I)
-
-
-_ANY_WH = re.compile(r"\b(?:what|which|how|why|who|whom|whose|when|where)\b", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.:;?!])\s+")
-_OPENS = re.compile(r"[,:;]\s*(?:(?:and|or|but|so)\s+)?(?:(?:at|in|on|for|from|by|with|to|of)\s+)?$", re.I)
-
-
-def ask_clause(question: str) -> str:
-    """The part of a question that asks ("… over channels with erasures, what two design
-    elements do the algorithms rest on?" -> "what two design elements …"): its last sentence,
-    from the last wh-word that opens a clause (else the first one). The rest of a long
-    question describes the paper, which the abstract's opening sentences match as well."""
-    parts = [p for p in _SENTENCE_END.split(question.strip()) if p]
-    last = parts[-1] if parts else question
-    found = list(_ANY_WH.finditer(last))
-    # "…, and at which levels does it …": a coordinated clause opens after the conjunction.
-    opening = [m for m in found if m.start() == 0 or _OPENS.search(last[: m.start()])]
-    m = opening[-1] if opening else (found[0] if found else None)
-    return last[m.start() :] if m else last
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
-
-def _spelled_out(acronym: str, words: list[str]) -> bool:
-    """ "LLM" in a text that says "large language models": the initials of consecutive words."""
-    letters = acronym.lower().rstrip("s") if len(acronym) > 2 else acronym.lower()
-    initials = "".join(w[0] for w in words if w)
-    return len(letters) >= 2 and letters in initials
-
-
-def unknown_names(question: str, text: str) -> list[str]:
-    """Names in the question (acronyms, mixed case, digits: "CIFAR-10", "ImageNet", "SQL")
-    that the paper's text never uses, spelled out or not. A paper that never names the
-    dataset, model or tool a question is about does not answer it, however close its topic."""
-    squashed = _squash(text)
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    out = []
-    for m in _NAME.finditer(question):
-        name = m.group(0).rstrip(".-'’")
-        # "LLM-driven", "GPT-style": the name is the part before a lowercase suffix.
-        name = re.sub(r"-[a-z][a-z-]*$", "", name)
-        key = _squash(name)
-        if len(key) < 2 or key in squashed or (key.endswith("s") and key[:-1] in squashed):
-            continue
-        if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
-            continue
-        # "Kullback-Leibler" where the paper writes "KL": its initials as a word of the text.
-        if (
-            re.fullmatch(r"[A-Z][a-z]+[-–][A-Z][a-z]+", name)
-            and "".join(w[0] for w in re.split("[-–]", name)).lower() in words
-        ):
-            continue
-        # "T2I" for "text-to-image", "I2V" for "image to video": a digit for a homophone.
-        if re.fullmatch(r"[A-Z]+[24][A-Z]+s?", name) and _spelled_out(name.replace("2", "T").replace("4", "F"), words):
-            continue
-        out.append(name)
-    return list(dict.fromkeys(out))
 
 
 @dataclass(frozen=True)
@@ -244,7 +181,7 @@ def _number_near(noun: str) -> Callable[[str], bool]:
 
 def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     def check(sentence: str) -> bool:
-        names = (m.group(0).rstrip(".-") for m in _NAME.finditer(sentence))  # "FooNet." ends a sentence
+        names = (m.group(0).rstrip(".-") for m in NAME.finditer(sentence))  # "FooNet." ends a sentence
         return any(len(n) >= _NAME_MIN and n.lower() not in exclude for n in names)
 
     return check
@@ -315,30 +252,6 @@ def _asks_number_first(question: str) -> bool:
     return m is not None and (wh is None or m.start() <= wh.start() + 1)
 
 
-# A sentence ends before a capital letter: "U.S. publicly traded" and "e.g. for" go on.
-_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
-
-
-_AUXILIARY = {"does", "do", "did", "is", "are", "was", "were", "has", "have", "had"}
-
-
-def _asks_own_noun(span: str) -> bool:
-    """ "which other map types does a new benchmark include" asks for map types: the wh-word's
-    noun phrase ends at the auxiliary, and a named thing after it is not what is asked
-    ("what did they use as benchmarks" has no noun of its own, and asks for the benchmarks)."""
-    words = span.lower().split()[1:]
-    first_aux = next((i for i, w in enumerate(words) if w in _AUXILIARY), None)
-    return first_aux is not None and first_aux > 0
-
-
-def asked_part(question: str) -> str:
-    """The question without the statements that set it up ("A study probed how much LLMs
-    know about X. For which companies …?" asks about companies, not for an amount)."""
-    parts = _STATEMENT_END.split(question.strip())
-    first = next((i for i, p in enumerate(parts) if "?" in p), 0)
-    return " ".join(parts[first:])
-
-
 def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     """What the evidence must contain for this question to be answered. `text` is the
     paper's abstract: a thing the question counts must be named beside its number only if
@@ -361,13 +274,13 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
         out.append(Need(f"a list of {count}", _lists(count), required=False, specific=True))
     m = _ENTITY_ASK.search(question)
-    if m and _ENTITY_VERB.search(question) and not _asks_own_noun(question[m.start() : m.start(1)]):
+    if m and _ENTITY_VERB.search(question) and not asks_own_noun(question[m.start() : m.start(1)]):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
         # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
         # Unless the question asks for the thing the paper itself built ("what benchmark was
         # introduced"): then the paper's own name is the answer.
         if not _OWN_THING.search(question):
-            known |= {n.lower() for n in _NAME.findall(text) if text.count(n) >= 2}
+            known |= {n.lower() for n in NAME.findall(text) if text.count(n) >= 2}
         verbs = [_mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
         about = _any(_mentions(m.group(1)), *verbs)
         named = _all(about, _names_other_than(known))

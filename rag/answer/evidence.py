@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rag.answer.asks import ask_clause, needs, unknown_names
+from rag.answer.asks import needs
+from rag.answer.clauses import ask_clause
+from rag.answer.names import unknown_names
 from rag.index.vocabulary import Vocabulary
 from rag.retrieval.retriever import Retriever
 from rag.text.guard import flag_of

@@ -7,8 +7,8 @@ import re
 import time
 from dataclasses import dataclass
 
-from rag.answer.asks import ask_clause
 from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     EVIDENCE_MARGIN,

@@ -1,0 +1,47 @@
+"""Which part of a question asks: its asking sentences, and within them the clause that asks."""
+
+from __future__ import annotations
+
+import re
+
+_ANY_WH = re.compile(r"\b(?:what|which|how|why|who|whom|whose|when|where)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.:;?!])\s+")
+_OPENS = re.compile(r"[,:;]\s*(?:(?:and|or|but|so)\s+)?(?:(?:at|in|on|for|from|by|with|to|of)\s+)?$", re.I)
+
+
+def ask_clause(question: str) -> str:
+    """The part of a question that asks ("… over channels with erasures, what two design
+    elements do the algorithms rest on?" -> "what two design elements …"): its last sentence,
+    from the last wh-word that opens a clause (else the first one). The rest of a long
+    question describes the paper, which the abstract's opening sentences match as well."""
+    parts = [p for p in _SENTENCE_END.split(question.strip()) if p]
+    last = parts[-1] if parts else question
+    found = list(_ANY_WH.finditer(last))
+    # "…, and at which levels does it …": a coordinated clause opens after the conjunction.
+    opening = [m for m in found if m.start() == 0 or _OPENS.search(last[: m.start()])]
+    m = opening[-1] if opening else (found[0] if found else None)
+    return last[m.start() :] if m else last
+
+
+# A sentence ends before a capital letter: "U.S. publicly traded" and "e.g. for" go on.
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
+
+
+_AUXILIARY = {"does", "do", "did", "is", "are", "was", "were", "has", "have", "had"}
+
+
+def asks_own_noun(span: str) -> bool:
+    """ "which other map types does a new benchmark include" asks for map types: the wh-word's
+    noun phrase ends at the auxiliary, and a named thing after it is not what is asked
+    ("what did they use as benchmarks" has no noun of its own, and asks for the benchmarks)."""
+    words = span.lower().split()[1:]
+    first_aux = next((i for i, w in enumerate(words) if w in _AUXILIARY), None)
+    return first_aux is not None and first_aux > 0
+
+
+def asked_part(question: str) -> str:
+    """The question without the statements that set it up ("A study probed how much LLMs
+    know about X. For which companies …?" asks about companies, not for an amount)."""
+    parts = _STATEMENT_END.split(question.strip())
+    first = next((i for i, p in enumerate(parts) if "?" in p), 0)
+    return " ".join(parts[first:])

@@ -1,0 +1,52 @@
+"""Names a question uses (acronyms, mixed case, digits) and whether a paper's text has them."""
+
+from __future__ import annotations
+
+import re
+
+# A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
+# Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
+NAME = re.compile(
+    r"\b(?:[A-Z][a-z]+[-–](?:[A-Z]{2,}|[A-Z][a-z]+)[\w.-]*|[A-Za-z]*[a-z][A-Z][\w.-]*|[A-Z][\w]*\d[\w.-]*"
+    r"|[A-Z]{2,}[\w.-]*|[A-Za-z]+-\d[\w.-]*)"
+)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def _spelled_out(acronym: str, words: list[str]) -> bool:
+    """ "LLM" in a text that says "large language models": the initials of consecutive words."""
+    letters = acronym.lower().rstrip("s") if len(acronym) > 2 else acronym.lower()
+    initials = "".join(w[0] for w in words if w)
+    return len(letters) >= 2 and letters in initials
+
+
+def unknown_names(question: str, text: str) -> list[str]:
+    """Names in the question (acronyms, mixed case, digits: "CIFAR-10", "ImageNet", "SQL")
+    that the paper's text never uses, spelled out or not. A paper that never names the
+    dataset, model or tool a question is about does not answer it, however close its topic."""
+    squashed = _squash(text)
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    out = []
+    for m in NAME.finditer(question):
+        name = m.group(0).rstrip(".-'’")
+        # "LLM-driven", "GPT-style": the name is the part before a lowercase suffix.
+        name = re.sub(r"-[a-z][a-z-]*$", "", name)
+        key = _squash(name)
+        if len(key) < 2 or key in squashed or (key.endswith("s") and key[:-1] in squashed):
+            continue
+        if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
+            continue
+        # "Kullback-Leibler" where the paper writes "KL": its initials as a word of the text.
+        if (
+            re.fullmatch(r"[A-Z][a-z]+[-–][A-Z][a-z]+", name)
+            and "".join(w[0] for w in re.split("[-–]", name)).lower() in words
+        ):
+            continue
+        # "T2I" for "text-to-image", "I2V" for "image to video": a digit for a homophone.
+        if re.fullmatch(r"[A-Z]+[24][A-Z]+s?", name) and _spelled_out(name.replace("2", "T").replace("4", "F"), words):
+            continue
+        out.append(name)
+    return list(dict.fromkeys(out))

@@ -184,5 +184,7 @@ def test_a_writer_killed_between_saving_and_publishing_leaves_the_published_stam
 
     store = open_store(home, **engine.settings.store_options())
     assert store.count()[0] == len(papers)
+    assert (home / "bm25" / f"abstracts-{stamp}").is_dir()  # readers of the published stamp keep BM25 too
     arrays.publish(home, "abstracts", "next")  # once a stamp is published, older ones go
     assert not arrays.folder(home, "abstracts", stamp).exists()
+    assert not (home / "bm25" / f"abstracts-{stamp}").exists()

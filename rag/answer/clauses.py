@@ -23,10 +23,6 @@ def ask_clause(question: str) -> str:
     return last[m.start() :] if m else last
 
 
-# A sentence ends before a capital letter: "U.S. publicly traded" and "e.g. for" go on.
-_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
-
-
 _AUXILIARY = {"does", "do", "did", "is", "are", "was", "were", "has", "have", "had"}
 
 
@@ -37,6 +33,10 @@ def asks_own_noun(span: str) -> bool:
     words = span.lower().split()[1:]
     first_aux = next((i for i, w in enumerate(words) if w in _AUXILIARY), None)
     return first_aux is not None and first_aux > 0
+
+
+# A sentence ends before a capital letter: "U.S. publicly traded" and "e.g. for" go on.
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 
 
 def asked_part(question: str) -> str:

@@ -161,9 +161,10 @@ _LINK_ONLY_WORDS = 12  # a sentence this short once its link is gone is there fo
 
 def is_availability(sentence: str) -> bool:
     """The sentence says where the code, data or models can be had (and little else)."""
-    if _AVAILABILITY.search(_URL.sub("", sentence).strip()):
+    bare = _URL.sub("", sentence)
+    if _AVAILABILITY.search(bare.strip()):
         return True
-    return bool(_URL.search(sentence)) and len(_URL.sub("", sentence).split()) <= _LINK_ONLY_WORDS
+    return bare != sentence and len(bare.split()) <= _LINK_ONLY_WORDS
 
 
 def features(

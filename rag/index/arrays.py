@@ -55,11 +55,14 @@ def publish(home: Path, collection: str, stamp: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps({"stamp": stamp}), encoding="utf-8")
     tmp.replace(path)  # atomic: readers see the old stamp or the new one
-    # Older stamps' folders go only now: until this stamp is published, the old one is what a
-    # crash repair restores from (pruning at save time lost it to a kill in between).
-    for old in path.parent.glob(f"{collection}-*"):
-        if old != folder(home, collection, stamp):
-            shutil.rmtree(old, ignore_errors=True)
+    # Older stamps' array and BM25 folders go only now: until this stamp is published, the old
+    # one is what readers load and what a crash repair restores from (pruning when the new
+    # files were written lost them to a kill in between).
+    keep = f"{collection}-{stamp}"
+    for base in (path.parent, home / "bm25"):
+        for old in base.glob(f"{collection}-*"):
+            if old.name != keep and not old.name.endswith(".tmp"):
+                shutil.rmtree(old, ignore_errors=True)
 
 
 def published(home: Path, collection: str) -> str | None:

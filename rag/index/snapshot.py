@@ -188,7 +188,7 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
         stems = {pid: paper_stems(node_to_paper(n)) for pid, n in manifest.items()}
         listed = {pid: sorted(v) for pid, v in stems.items()}
         arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, listed)
-    return _assemble(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix, prune=True)
+    return _assemble(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix)
 
 
 def load_published(home: Path, collection: str) -> Snapshot | None:
@@ -216,12 +216,9 @@ def _assemble(
     centroids: np.ndarray,
     stems: dict[str, set[str]] | None,
     matrix: np.ndarray | None,
-    *,
-    prune: bool = False,
 ) -> Snapshot:
-    """The snapshot of these records and vectors, with this stamp's BM25 (loaded or built).
-    `prune`: remove older BM25 generations (readers of the store only: a reader of published
-    files may hold an older stamp than the one a writer is about to publish)."""
+    """The snapshot of these records and vectors, with this stamp's BM25 (loaded or built;
+    older generations are removed when a newer stamp is published, see `arrays.publish`)."""
     by_paper: dict[str, list[Record]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
         by_paper.setdefault(n.metadata["paper_id"], []).append(n)
@@ -230,10 +227,6 @@ def _assemble(
     with _bm25_lock:
         bm25_s = _bm25([sentences[k] for k in sent_order], base / "sentences")
         bm25_p = _bm25([manifest[k] for k in paper_order], base / "papers")
-        # Older BM25 generations are dead weight once a newer one exists.
-        for old in (home / "bm25").glob(f"{collection}-*") if prune else []:
-            if old != base and not old.name.endswith(".tmp"):
-                shutil.rmtree(old, ignore_errors=True)
     return Snapshot(
         stamp,
         {pid: node_to_paper(n) for pid, n in manifest.items()},

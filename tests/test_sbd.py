@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag.corpus.reader import corpus_files, read_corpus_file
-from rag.text.sbd import segmenter
+from rag.text.sbd import char_spans, segmenter
 from tests.conftest import DATA
 
 TRICKY = [
@@ -59,3 +59,36 @@ def test_same_spans_on_generated_text(both: tuple[object, object], parts: list[s
     cached, plain = both
     text = " ".join(parts)
     assert _spans(cached, text) == _plain_spans(plain, text)
+
+
+def _pysbd_char_spans(sentences: list[str], text: str) -> list[tuple[str, int, int]]:
+    """pysbd's own `sentences_with_char_spans`, called on a plain segmenter."""
+    import pysbd
+
+    seg = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    seg.original_text = text
+    return [(s.sent, s.start, s.end) for s in seg.sentences_with_char_spans(sentences)]
+
+
+CHAR_SPAN_CASES = [
+    (["A b.", "C d."], "A b. C d."),
+    (["x.", "x."], "x. x.  x."),  # repeats: each takes the next occurrence
+    (["x.", "y."], "y. x. y."),  # a later sentence found before the previous end is skipped
+    (["a (b).", "[c]*"], "a (b).\n\n[c]* tail"),  # regex metacharacters are literal
+    (["missing."], "nothing here"),
+    (["a a", "a"], "a a a a"),  # overlapping candidates
+]
+
+
+@pytest.mark.parametrize(("sentences", "text"), CHAR_SPAN_CASES)
+def test_char_spans_match_pysbds_own(sentences: list[str], text: str) -> None:
+    assert char_spans(sentences, text) == _pysbd_char_spans(sentences, text)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab .\n", min_size=1, max_size=4), max_size=6),
+    st.text(alphabet="ab .\n\t", max_size=30),
+)
+def test_char_spans_match_pysbds_own_on_generated_text(sentences: list[str], text: str) -> None:
+    assert char_spans(sentences, text) == _pysbd_char_spans(sentences, text)

@@ -54,6 +54,12 @@ def test_display_label_shortens_a_title_label_only() -> None:
         "Benign Overfitting in Token Selection of Attention Mechanism…"
     )
     assert short_title("Conformal Prediction as Bayesian Quadrature") == "Conformal Prediction as Bayesian Quadrature"
+    # A genre word before the colon says what kind of paper it is, and names none.
+    assert short_title("Position: Benchmarks Should Report Variance Across Seeds") == (
+        "Benchmarks Should Report Variance Across Seeds"
+    )
+    assert short_title("Survey: Foo-Net: A Family of Models") == "Foo-Net"
+    assert short_title("Position:") == "Position:"
     # a label that is the whole title (no coined name) is shortened where shown; a coined one is kept
     assert display_label(long, long) == "Mind the Gap" and display_label("JDI-CP", long) == "JDI-CP"
     assert display_label("a phrase from the text", None) == "a phrase from the text"

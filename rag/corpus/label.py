@@ -176,12 +176,24 @@ def short_phrase(abstract: str, max_words: int = 8) -> str:
     return " ".join(ws[:max_words]) + ("…" if len(ws) > max_words else "")
 
 
+# Words a title opens with to say what kind of paper it is ("Position: …", "Survey: …"); many
+# papers share them, so they name none.
+_GENRE = frozenset(
+    "position survey review tutorial perspective perspectives opinion commentary editorial overview primer"
+    " erratum corrigendum retraction".split()
+)
+
+
 def short_title(title: str, max_words: int = 8) -> str:
     """A title short enough for a label: the part before a colon when that part is a name or
-    a short phrase ("Foo: A Benchmark for …" -> "Foo"), else its first words."""
+    a short phrase ("Foo: A Benchmark for …" -> "Foo"), else its first words. A genre word
+    before the colon ("Position: …") is dropped, not used."""
     title = " ".join(clean(title).split())
-    head = title.split(":", 1)[0].strip()
-    if ":" in title and 0 < len(head.split()) <= 6:
+    head, _, rest = title.partition(":")
+    head = head.strip()
+    if rest.strip() and head.lower() in _GENRE:
+        return short_title(rest, max_words)
+    if rest and 0 < len(head.split()) <= 6:
         return head
     ws = title.split()
     return " ".join(ws[:max_words]) + ("…" if len(ws) > max_words else "")

@@ -13,6 +13,8 @@ from rag.answer.evidence import (
     alternatives,
     is_multi,
 )
+from rag.answer.extractive import _listed
+from rag.types import Hit
 
 
 @pytest.mark.parametrize(
@@ -79,3 +81,37 @@ def test_alternatives(question: str, subs: list[str]) -> None:
 def test_alternatives_are_which_papers_questions(tail: str) -> None:
     for sub in alternatives(f"Which papers {tail}"):
         assert sub.startswith("Which papers") and sub.endswith("?") and is_multi(sub)
+
+
+def _run(*features: tuple[str, float, float, float]) -> list[tuple[Hit, list[tuple[str, str, float]], Features]]:
+    return [
+        (
+            Hit(paper_id=pid, label=pid, score=score),
+            [],
+            Features(cosine=cos, coverage=cov, missing_detail=None, score=score, multi=True),
+        )
+        for pid, cos, cov, score in features
+    ]
+
+
+@pytest.mark.parametrize(
+    ("whole", "answers_alternative", "listed"),
+    [
+        # Nothing answers the whole question and no alternative is answered: no list.
+        (_run(("p1", 0.39, 0.56, 0.9)), False, []),
+        # An alternative is answered, and a paper covers the whole question's terms
+        # with a sentence just below the single-paper bar: listed.
+        (_run(("p1", 0.39, 0.56, 0.9)), True, ["p1", "alt"]),
+        # An alternative is answered, but the whole question's terms are barely covered
+        # (the alternative was a fragment of a split phrase): no list.
+        (_run(("p1", 0.46, 0.22, 0.9)), True, []),
+        # A paper answers the whole question: listed as before.
+        (_run(("p1", 0.60, 0.10, 1.0)), False, ["p1", "alt"]),
+    ],
+)
+def test_a_list_needs_an_answer_to_the_question_or_to_an_alternative_that_covers_it(
+    whole: list[tuple[Hit, list[tuple[str, str, float]], Features]], answers_alternative: bool, listed: list[str]
+) -> None:
+    alt = _run(("alt", 0.5, 0.5, 0.95))
+    got = _listed(whole, (alt, answers_alternative))
+    assert [a[0].paper_id for a in got] == listed

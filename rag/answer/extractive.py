@@ -16,6 +16,8 @@ from rag.answer.evidence import (
     MIN_COSINE,
     MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
+    MULTI_MIN_COSINE,
+    MULTI_MIN_COVERAGE,
     MULTI_RATIO,
     MULTI_SENTENCES,
     WEAK_COSINE,
@@ -218,22 +220,28 @@ def _clearly(f: Features, question: str, label: str) -> bool:
     return f.cosine >= WEAK_COSINE or re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
 
 
-def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> list[_Accepted]:
+def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> tuple[_Accepted, bool]:
     """Papers for the alternatives of a "which papers … A or B?" question, each kept by its
     alternative's own ratio: one that answers its alternative, or one only on its theme that
-    is on the theme of the whole question too (a split inside a phrase finds strangers)."""
+    is on the theme of the whole question too (a split inside a phrase finds strangers).
+    The flag: some paper answers an alternative on its own."""
     runs: list[_Accepted] = []
     for sub in alternatives(query.question):
         why.append(f"alternative: {sub}")
         r = _retrieve(query.model_copy(update={"question": sub}), [], retriever)
         runs.append(_near_best(_accept(sub, r, [], True, query.top_k, retriever, why)))
     strong = [a for run in runs for a in run if a[2].answerable()]
+    alone = bool(strong)
     loose = sorted({a[0].paper_id for run in runs for a in run} - {a[0].paper_id for a in strong})
     if loose:
         whole = retriever.retrieve(query.question, top_k=len(loose), papers=loose, cache=query.cache)
         why.append("the alternatives' other papers, judged on the whole question:")
         strong += _accept(query.question, whole, [], True, len(loose), retriever, why, n=len(loose))
-    return [sorted(strong, key=lambda a: -a[2].score)]
+    return sorted(strong, key=lambda a: -a[2].score), alone
+
+
+def _covers(f: Features) -> bool:
+    return f.missing_detail is None and f.cosine >= MULTI_MIN_COSINE and f.coverage >= MULTI_MIN_COVERAGE
 
 
 def _near_best(run: _Accepted) -> _Accepted:
@@ -241,14 +249,19 @@ def _near_best(run: _Accepted) -> _Accepted:
     return [a for a in run if a[2].score >= MULTI_RATIO * top]
 
 
-def _listed(question_run: _Accepted, added: list[_Accepted]) -> _Accepted:
-    """A "which papers" list: none unless a paper answers the whole question; then the papers
-    close enough to its best, in rank order, and the alternatives' papers after them."""
-    if not any(a[2].answerable() for a in question_run):
+def _listed(question_run: _Accepted, added: tuple[_Accepted, bool]) -> _Accepted:
+    """A "which papers" list: none unless a paper answers the whole question, or answers one of
+    its alternatives and covers the whole question's terms as a list member must (a sentence on
+    one alternative is less close to a question naming two; the terms keep a paper that answers
+    only a fragment of a split phrase out); then the papers close enough to the best, in rank
+    order, and the alternatives' papers after them."""
+    papers, answers_alternative = added
+    covers = answers_alternative and any(_covers(a[2]) for a in question_run)
+    if not covers and not any(a[2].answerable() for a in question_run):
         return []
     out = _near_best(question_run)
     listed = {a[0].paper_id for a in out}
-    for a in (a for run in added for a in run):
+    for a in papers:
         if a[0].paper_id not in listed:
             out.append(a)
             listed.add(a[0].paper_id)

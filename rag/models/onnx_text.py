@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from rag.models.onnx import cpu_session
+
 log = logging.getLogger(__name__)
 
 _TRANSFORMER = "sentence_transformers.models.Transformer"
@@ -76,7 +78,6 @@ class OnnxTextEncoder:
     """Tokenise (Rust), run the transformer (ONNX Runtime), mean-pool and normalise (numpy)."""
 
     def __init__(self, pipeline: TextPipeline, onnx_file: Path) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.pipeline = pipeline
@@ -90,10 +91,7 @@ class OnnxTextEncoder:
         self._counter = Tokenizer.from_file(str(pipeline.tokenizer_file))
         self._counter.no_truncation()
         self._counter.no_padding()
-        opts = ort.SessionOptions()
-        opts.log_severity_level = 3
-        # Explicit CPU: the first "available" provider can be a remote one (Azure).
-        self.session = ort.InferenceSession(str(onnx_file), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(onnx_file)
         self.inputs = [i.name for i in self.session.get_inputs()]
 
     def count_tokens(self, text: str) -> int:

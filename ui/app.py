@@ -123,9 +123,9 @@ def _papers_tab(filters: gr.Dropdown) -> gr.Dataframe:
                 headers=papers.HEADERS,
                 interactive=False,
                 wrap=True,
-                # Fixed shares keep every column in view; unwrapped titles pushed authors off-screen.
+                # Fixed shares keep every column in view (unwrapped titles pushed authors off-screen);
+                # the abstract column is already a 140-character preview (ui/papers.py).
                 column_widths=["20%", "14%", "30%", "18%", "18%"],
-                max_chars=100,
                 elem_id="papers-table",
             )
         with gr.Column(scale=2):

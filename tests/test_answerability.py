@@ -113,5 +113,5 @@ def test_a_list_needs_an_answer_to_the_question_or_to_an_alternative_that_covers
     whole: list[tuple[Hit, list[tuple[str, str, float]], Features]], answers_alternative: bool, listed: list[str]
 ) -> None:
     alt = _run(("alt", 0.5, 0.5, 0.95))
-    got = _listed(whole, (alt, answers_alternative))
+    got = _listed(whole, alt, answers_alternative)
     assert [a[0].paper_id for a in got] == listed

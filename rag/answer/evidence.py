@@ -72,8 +72,11 @@ class Features:
         topic question matches no one sentence of a paper as closely as a detail question)."""
         if self.missing_detail is not None:
             return False
-        loose = self.multi and self.cosine >= MULTI_MIN_COSINE and self.coverage >= MULTI_MIN_COVERAGE
-        return self.cosine >= MIN_COSINE or loose
+        return self.cosine >= MIN_COSINE or (self.multi and self.covers())
+
+    def covers(self) -> bool:
+        """Close enough, with enough of the question's terms, to stand in a "which papers" list."""
+        return self.cosine >= MULTI_MIN_COSINE and self.coverage >= MULTI_MIN_COVERAGE
 
     def answerable(self) -> bool:
         if self.missing_detail is not None:

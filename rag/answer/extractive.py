@@ -16,8 +16,6 @@ from rag.answer.evidence import (
     MIN_COSINE,
     MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
-    MULTI_MIN_COSINE,
-    MULTI_MIN_COVERAGE,
     MULTI_RATIO,
     MULTI_SENTENCES,
     WEAK_COSINE,
@@ -143,7 +141,7 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     multi = is_multi(query.question) and not focus
     accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar)
     if multi:
-        accepted = _listed(accepted, _by_alternative(query, retriever, why))
+        accepted = _listed(accepted, *_by_alternative(query, retriever, why))
     a = _build(query.question, accepted, multi, retriever)
     ranked = {h.paper_id for h in r.hits}
     hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in ranked]
@@ -240,28 +238,23 @@ def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> tuple
     return sorted(strong, key=lambda a: -a[2].score), alone
 
 
-def _covers(f: Features) -> bool:
-    return f.missing_detail is None and f.cosine >= MULTI_MIN_COSINE and f.coverage >= MULTI_MIN_COVERAGE
-
-
 def _near_best(run: _Accepted) -> _Accepted:
     top = max((a[2].score for a in run), default=0.0)
     return [a for a in run if a[2].score >= MULTI_RATIO * top]
 
 
-def _listed(question_run: _Accepted, added: tuple[_Accepted, bool]) -> _Accepted:
+def _listed(question_run: _Accepted, added: _Accepted, answers_alternative: bool) -> _Accepted:
     """A "which papers" list: none unless a paper answers the whole question, or answers one of
     its alternatives and covers the whole question's terms as a list member must (a sentence on
     one alternative is less close to a question naming two; the terms keep a paper that answers
     only a fragment of a split phrase out); then the papers close enough to the best, in rank
     order, and the alternatives' papers after them."""
-    papers, answers_alternative = added
-    covers = answers_alternative and any(_covers(a[2]) for a in question_run)
+    covers = answers_alternative and any(a[2].missing_detail is None and a[2].covers() for a in question_run)
     if not covers and not any(a[2].answerable() for a in question_run):
         return []
     out = _near_best(question_run)
     listed = {a[0].paper_id for a in out}
-    for a in papers:
+    for a in added:
         if a[0].paper_id not in listed:
             out.append(a)
             listed.add(a[0].paper_id)

@@ -19,10 +19,10 @@ from rag.evaluation.judge_eval import TARGETS, load_pairs, run, tables
 from rag.settings import PROJECT_ROOT, Settings
 
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
-# This version on pairs_calibration.jsonl: faithful 271/292, unfaithful 32/292, worst type 8/53 (name).
-CALIBRATION_FLOOR = {"faithful_accepted_min": 0.91, "unfaithful_accepted_max": 0.12, "per_type_max": 0.16}
-# This version on pairs_report.jsonl: faithful 66/68, unfaithful 18/68, worst type 11/19 (name).
-REPORT_FLOOR = {"faithful_accepted_min": 0.94, "unfaithful_accepted_max": 0.28, "per_type_max": 0.60}
+# This version on pairs_calibration.jsonl: faithful 367/401, unfaithful 41/401, worst type 13/84 (direction).
+CALIBRATION_FLOOR = {"faithful_accepted_min": 0.91, "unfaithful_accepted_max": 0.11, "per_type_max": 0.16}
+# This version on pairs_report.jsonl: faithful 107/124, unfaithful 31/124, worst type 13/29 (name).
+REPORT_FLOOR = {"faithful_accepted_min": 0.85, "unfaithful_accepted_max": 0.26, "per_type_max": 0.46}
 
 pytestmark = pytest.mark.slow
 
@@ -52,7 +52,9 @@ def test_calibration_half_no_worse_than_this_version(halves: dict[str, dict[str,
     assert check(halves["calibration"], CALIBRATION_FLOOR) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15 targets on the calibration half are not met yet (name .151, all .110)")
+@pytest.mark.xfail(
+    strict=True, reason="issue 15 targets on the calibration half are not met yet (direction .155, all .102)"
+)
 def test_calibration_half_meets_targets(halves: dict[str, dict[str, Any]]) -> None:
     assert check(halves["calibration"], TARGETS) == []
 

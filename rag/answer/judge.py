@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from rag.answer import judge_overclaim, judge_rules, judge_terms
 from rag.answer.judge_numbers import missing_number
-from rag.answer.judge_order import exchanged_order
+from rag.answer.judge_order import exchanged_order, exchanged_terms
 from rag.text.normalize import content_stems
 
 # The overlap/cosine gate, first calibrated on tests/data/support_examples.jsonl (22
@@ -51,7 +51,10 @@ RULES: tuple[Rule, ...] = (
     judge_rules.negation,
     judge_rules.direction,
     exchanged_order,
+    exchanged_terms,
     judge_overclaim.overclaim,
+    judge_terms.term_swaps,
+    judge_terms.modifier_swaps,
     judge_terms.novel_content,
 )
 

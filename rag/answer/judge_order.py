@@ -4,6 +4,8 @@ puts the other thing after it: the same words, the opposite statement."""
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from rag.answer.judge_text import Tok, tokens
 
 # Connectives whose object (the words after them) is the thing set aside, or the later step;
@@ -49,3 +51,32 @@ def exchanged_order(claim: str, evidence: str) -> str | None:
             if (c_obj - e_obj) & (e_all - e_obj) and (e_obj - c_obj) & (c_all - c_obj):
                 return f"opposite predicate: {e_cue}/{c_cue} (exchanged)"
     return None
+
+
+def exchanged_terms(claim: str, evidence: str) -> str | None:
+    """Two terms that changed places in the same frame ("leverages A to accelerate B" ->
+    "leverages B to accelerate A", "A support for B research" -> "B support for A research"):
+    the claim replaces A by B in one place and B by A in another (aligned on content stems).
+    A switch between active and passive voice ("A observes B" -> "B is observed by A")
+    exchanges them too and says the same, so a "by" between them in one text only excuses it."""
+    e_toks, c_toks = tokens(evidence), tokens(claim)
+    e = [(i, t) for i, t in enumerate(e_toks) if t.content]
+    c = [(i, t) for i, t in enumerate(c_toks) if t.content]
+    sm = SequenceMatcher(a=[t.stem for _, t in e], b=[t.stem for _, t in c], autojunk=False)
+    swaps = [
+        (frozenset(t.stem for _, t in e[i1:i2]), frozenset(t.stem for _, t in c[j1:j2]), e[i1][0], c[j1][0])
+        for tag, i1, i2, j1, j2 in sm.get_opcodes()
+        if tag == "replace"
+    ]
+    for k, (gone, new, e_at, c_at) in enumerate(swaps):
+        for gone2, new2, e_to, c_to in swaps[k + 1 :]:
+            if gone != new2 or new != gone2 or not gone.isdisjoint(new):
+                continue
+            if _has_by(e_toks[e_at:e_to]) != _has_by(c_toks[c_at:c_to]):
+                continue
+            return f"opposite predicate: {' '.join(sorted(gone))}/{' '.join(sorted(new))} (exchanged)"
+    return None
+
+
+def _has_by(toks: tuple[Tok, ...]) -> bool:
+    return any(t.word == "by" for t in toks)

@@ -10,25 +10,26 @@ from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
 # the same thing; a word licenses a cue of its own class.
 _CLAIM_CUES: dict[str, str] = {
-    **dict.fromkeys("all every each any whole entire universally regardless".split(), "universal"),
+    **dict.fromkeys("all every each any whole entire universally regardless arbitrarily".split(), "universal"),
     **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
     **dict.fromkeys("completely fully totally perfectly entirely wholly impossible".split(), "total"),
     **dict.fromkeys(
-        "best optimal optimally state-of-the-art sota unmatched unprecedented tight tightest".split(), "top"
+        "best optimal optimally state-of-the-art sota unmatched unprecedented tight tightest sole solely dominant ever".split(),
+        "top",
     ),
 }
 _LICENSERS: dict[str, set[str]] = {
-    "universal": set("all every each any whole entire universally regardless always".split()),
+    "universal": set("all every each any whole entire universally regardless always arbitrary arbitrarily".split()),
     "always": set("always invariably consistently consistent inevitably never every all".split()),
     "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
                  "eliminate eliminating".split()),
     "top": set("best optimal optimally optimize optimizes optimizing state-of-the-art sota top leading unmatched "
-               "unprecedented tight tightest first".split()),
+               "unprecedented tight tightest first only sole solely dominant dominates ever".split()),
 }  # fmt: skip
 _DEFINITE_CUES = {"only": "top", "most": "top", "first": "top"}  # cues only after "the": "the only …"
 _HEDGES = frozenset(
     "may might could often tend tends sometimes occasionally appear appears seem seems suggest suggests partially "
-    "approximately roughly likely potentially".split()
+    "approximately roughly likely potentially believe believes hypothesize hypothesise conjecture speculate".split()
 )
 _HEDGE_LICENSERS = _HEDGES | set(
     "can some usually typically generally largely mostly frequently commonly possibly perhaps probably".split()
@@ -51,13 +52,20 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     return out
 
 
+def _stated(word: str, e_toks: tuple[Tok, ...]) -> bool:
+    """The evidence uses the cue itself, not only softened ("almost all" does not license "all")."""
+    return any(
+        word in (t.word, *t.word.split("-")) and not (i and e_toks[i - 1].word in _SOFTENERS)
+        for i, t in enumerate(e_toks)
+    )
+
+
 def overclaim(claim: str, evidence: str) -> str | None:
     """A quantifier or superlative the evidence does not state about the same thing, or a
     hedge of the evidence ("tend to", "often", "in some cases") dropped by the claim."""
     e_toks = tokens(evidence)
-    e_words = {p for t in e_toks for p in (t.word, *t.word.split("-"))}
     for word, cls, scope in _cues(tokens(claim)):
-        licensed = word in e_words or any(
+        licensed = _stated(word, e_toks) or any(
             t.word in _LICENSERS[cls] and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
             for i, t in enumerate(e_toks)
         )

@@ -4,9 +4,11 @@ swapped terms of a noun compound, and runs of content the evidence does not have
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from rag.answer import lexicon
 from rag.answer.judge_rules import opposites, stem_of
 from rag.answer.judge_text import Tok, stems, tokens
 
@@ -141,26 +143,87 @@ def _parts(word: str) -> set[str]:
     return {stem_of(p)[:5] for p in word.split("-") if len(p) > 2}
 
 
-def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_SIMILARITY) -> str | None:
-    """A modifier of a noun compound replaced by another before the same head word ("grid
-    cells" -> "place cells", "covariance matrix" -> "transition matrix") whose embedding is
-    not close: a different concept, not a paraphrase."""
+@dataclass(frozen=True)
+class _Replaced:
+    """One stretch of the evidence's content words that the claim replaces by others."""
+
+    e: list[tuple[int, Tok]]  # the evidence's content tokens (index in the sentence, token)
+    c: list[tuple[int, Tok]]  # the claim's
+    i1: int
+    i2: int
+    j1: int
+    j2: int
+    new: list[str]  # claim words of the stretch the evidence lacks
+    gone: list[str]  # evidence words of the stretch the claim lacks
+
+
+def _replacements(claim: str, evidence: str, longest: int = 3) -> Iterator[_Replaced]:
+    """Stretches of at most `longest` content words where the claim says something else in
+    the evidence's place (aligned on stems)."""
     c = [(i, t) for i, t in enumerate(tokens(claim)) if t.content]
     e = [(i, t) for i, t in enumerate(tokens(evidence)) if t.content]
     c_stems, e_stems = {t.stem for _, t in c}, {t.stem for _, t in e}
     e_prefixes = {st[:5] for st in stems(evidence)}
     sm = SequenceMatcher(a=[t.stem for _, t in e], b=[t.stem for _, t in c], autojunk=False)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag != "replace" or i2 - i1 > 3 or j2 - j1 > 3 or i2 >= len(e) or j2 >= len(c):
+        if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
             continue
         new = [t.word for _, t in c[j1:j2] if t.stem not in e_stems and not _parts(t.word) & e_prefixes]
         gone = [t.word for _, t in e[i1:i2] if t.stem not in c_stems]
-        if not new or not gone or e[i2][1].stem != c[j2][1].stem:
+        if new and gone:
+            yield _Replaced(e, c, i1, i2, j1, j2, new, gone)
+
+
+def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_SIMILARITY) -> str | None:
+    """A modifier of a noun compound replaced by another before the same head word ("grid
+    cells" -> "place cells", "covariance matrix" -> "transition matrix") whose embedding is
+    not close: a different concept, not a paraphrase."""
+    for r in _replacements(claim, evidence):
+        e, c, i1, i2, j1, j2 = r.e, r.c, r.i1, r.i2, r.j1, r.j2
+        if i2 >= len(e) or j2 >= len(c) or e[i2][1].stem != c[j2][1].stem:
             continue
         if not (_compound(e, i1, i2) and _compound(c, j1, j2)):
             continue
+        if all(lexicon.is_common(w) and "noun" not in lexicon.parts_of_speech(w) for w in r.new):
+            continue  # a plain verb or adjective swapped in ("assemble", "reflect"): a paraphrase
         before = " ".join(t.word for _, t in e[i1 : i2 + 1])
         after = " ".join(t.word for _, t in c[j1 : j2 + 1])
         if similar(before, after) < threshold:
-            return f"name not in evidence: {' '.join(new)}"
+            return f"name not in evidence: {' '.join(r.new)}"
+    return None
+
+
+SWAP_CONTEXT = 0.5  # share of the claim's content words that must be the evidence's
+
+
+def term_swaps(claim: str, evidence: str) -> str | None:
+    """A technical term of the claim standing where the evidence has another term-like word
+    ("covariance calibration" -> "batch normalization recalibration", "f-divergence" ->
+    "integral probability metric"). Paraphrases swap verbs and plain words ("keeps",
+    "setting", "abilities"); a rare noun in the place of another noun is a different thing."""
+    claim_stems = stems(claim)
+    if len(claim_stems & stems(evidence)) < SWAP_CONTEXT * len(claim_stems):
+        return None  # not a swap in the evidence's statement: the overlap gate judges it
+    for r in _replacements(claim, evidence):
+        term = next((w for w in r.new if lexicon.technical(w)), None)
+        if term and any(lexicon.names_a_thing(w) for w in r.gone):
+            return f"name not in evidence: {term} (in place of '{' '.join(r.gone)}')"
+    return None
+
+
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten dozen hundred thousand million".split())
+
+
+def modifier_swaps(claim: str, evidence: str) -> str | None:
+    """A noun modifying the same head replaced by another noun ("validation data" -> "training
+    data", "inference compute" -> "training compute"): another kind of the thing, where a
+    paraphrase would change the verb or an adjective ("entire signal" -> "full signal")."""
+    for r in _replacements(claim, evidence, longest=2):
+        e, c, i2, j2 = r.e, r.c, r.i2, r.j2
+        if i2 >= len(e) or j2 >= len(c) or e[i2][1].stem != c[j2][1].stem or e[i2][1].word in _NUMBER_WORDS:
+            continue
+        if e[i2][0] != e[i2 - 1][0] + 1 or c[j2][0] != c[j2 - 1][0] + 1:
+            continue  # not directly before the head
+        if all(lexicon.noun_only(w) for w in r.new + r.gone):
+            return f"name not in evidence: {' '.join(r.new)} (in place of '{' '.join(r.gone)}')"
     return None

@@ -36,7 +36,8 @@ IMPLICIT_NEGATIVES = frozenset(
     stopped block blocks blocked prohibit prohibits prohibited forbid forbids forbidden exclude excludes excluded
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
     infeasible insufficient sidestep sidesteps circumvent circumvents skip skips skipping dispense dispenses
-    discard discards discarded spare spares""".split()
+    discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
+    deleted deleting prune prunes pruned pruning""".split()
 )
 # "without sacrificing accuracy" = "while preserving accuracy": a negated loss verb is restated
 # by a keeping verb about the same words.
@@ -75,6 +76,7 @@ def plain(text: str) -> str:
     text = re.sub(r"[${}^_~\\]", " ", text)
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = re.sub(r"---?", " — ", text)
+    text = re.sub(r"\b([Nn]on) (?=[a-z]{4})", r"\1-", text)  # "non asymptotic" is "non-asymptotic"
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -1,0 +1,71 @@
+"""General-English word classes for the support judge: which parts of speech a word can be
+(WordNet 3.0's lemma index as packaged by spacy-lookups-data) and whether it is a common
+English word (rag/answer/data/common_words.txt, generated from the same package by
+eval/verifier/common_words.py). Together they tell a technical term ("covariance",
+"regularization-based") from a plain word a paraphrase may swap in ("setting", "keeps")."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from importlib.resources import files
+
+_SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"))
+
+
+@lru_cache(maxsize=1)
+def _pos_index() -> dict[str, frozenset[str]]:
+    raw = files("spacy_lookups_data").joinpath("data/en_lemma_index.json.gz").read_bytes()
+    out: dict[str, set[str]] = {}
+    for pos, words in json.loads(gzip.decompress(raw)).items():
+        for w in words:
+            out.setdefault(w, set()).add(pos)
+    return {w: frozenset(p) for w, p in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _common() -> frozenset[str]:
+    text = files("rag.answer").joinpath("data/common_words.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def lemmas(word: str) -> set[str]:
+    """The word and its candidate lemmas by suffix ("abilities" -> "ability", "tuned" -> "tune",
+    "spanning" -> "span")."""
+    out = {word} | {word[: -len(s)] + r for s, r in _SUFFIXES if word.endswith(s) and len(word) > len(s) + 2}
+    return out | {w[:-1] for w in out if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiousl"}
+
+
+def parts_of_speech(word: str) -> frozenset[str]:
+    """WordNet's parts of speech of `word` (noun, verb, adj, adv) as written if WordNet has it
+    ("training" is a noun), else of any of its lemmas; empty if unknown."""
+    index, low = _pos_index(), word.lower()
+    if low in index:
+        return index[low]
+    return frozenset().union(*(index.get(w, frozenset()) for w in lemmas(low)))
+
+
+def is_common(word: str) -> bool:
+    return word.lower() in _common()
+
+
+def names_a_thing(word: str) -> bool:
+    """A hyphenated compound, a word WordNet has only as a noun, or a word unknown to WordNet
+    (coined, technical): a word that can name a concept, not a verb or an adjective."""
+    if "-" in word:
+        return True
+    pos = parts_of_speech(word)
+    if pos:
+        return pos == {"noun"}
+    return word.isalpha() and len(word) >= 4 and not word.endswith("ly")  # "sublinearly": an adverb
+
+
+def technical(word: str) -> bool:
+    """A word that names a thing and is rare in general English (by some part, for compounds)."""
+    return names_a_thing(word) and any(p.isalpha() and not is_common(p) for p in word.lower().split("-"))
+
+
+def noun_only(word: str) -> bool:
+    """A word WordNet has, as written, only as a noun ("validation", "training")."""
+    return _pos_index().get(word.lower()) == {"noun"}

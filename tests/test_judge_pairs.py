@@ -1,8 +1,8 @@
 """The support judge on eval/verifier's held-out pairs with the real embedding model (slow).
 
-Both halves: the figures of this version are the floor; the issue's targets are not met yet
-on either half and are kept as strict xfails, so the day they hold these tests say so. The
-report half is never tuned on."""
+Both halves: the figures of this version are the floor. The issue's targets hold on the
+calibration half (tuned on) and not on the report half (never tuned on), where they are a
+strict xfail, so the day they hold this test says so."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from rag.evaluation.judge_eval import TARGETS, load_pairs, run, tables
 from rag.settings import PROJECT_ROOT, Settings
 
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
-# This version on pairs_calibration.jsonl: faithful 367/401, unfaithful 41/401, worst type 13/84 (direction).
-CALIBRATION_FLOOR = {"faithful_accepted_min": 0.91, "unfaithful_accepted_max": 0.11, "per_type_max": 0.16}
+# This version on pairs_calibration.jsonl: faithful 367/401, unfaithful 39/401, worst type 11/84 (direction).
+CALIBRATION_FLOOR = {"faithful_accepted_min": 0.91, "unfaithful_accepted_max": 0.10, "per_type_max": 0.14}
 # This version on pairs_report.jsonl: faithful 107/124, unfaithful 31/124, worst type 13/29 (name).
 REPORT_FLOOR = {"faithful_accepted_min": 0.85, "unfaithful_accepted_max": 0.26, "per_type_max": 0.46}
 
@@ -52,9 +52,6 @@ def test_calibration_half_no_worse_than_this_version(halves: dict[str, dict[str,
     assert check(halves["calibration"], CALIBRATION_FLOOR) == []
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 15 targets on the calibration half are not met yet (direction .155, all .102)"
-)
 def test_calibration_half_meets_targets(halves: dict[str, dict[str, Any]]) -> None:
     assert check(halves["calibration"], TARGETS) == []
 

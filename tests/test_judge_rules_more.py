@@ -209,3 +209,23 @@ TEXT = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 def test_judge_never_raises_on_the_new_cues(claim: str, evidence: str, cosine: float | None) -> None:
     j = judge(claim, evidence, cosine=cosine, similar=lambda a, b: 0.5, label="LLMs")
     assert isinstance(j.supported, bool) and j.reason
+
+
+@pytest.mark.parametrize(
+    ("evidence", "faithful", "unfaithful"),
+    [  # the part of a hyphenated word that is in the lexicon is its predicate, first or last
+        (
+            "This approach mitigates the over-pessimism of worst-case optimization while keeping robustness.",
+            "The approach reduces the over-pessimism of worst-case optimization and keeps robustness.",
+            "This approach mitigates the over-optimism of worst-case optimization while keeping robustness.",
+        ),
+        (
+            "We solve stochastic problems under time-varying distributions.",
+            "The authors solve stochastic problems whose distributions are time-varying.",
+            "The authors solve stochastic problems under time-invariant distributions.",
+        ),
+    ],
+)
+def test_direction_of_a_hyphenated_word(evidence: str, faithful: str, unfaithful: str) -> None:
+    assert judge(faithful, evidence, cosine=0.85).supported
+    assert (judge(unfaithful, evidence, cosine=0.85).reason or "").startswith("opposite predicate")

@@ -175,9 +175,11 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tu
     out = []
     for i, t in enumerate(toks):
         word, extra = t.word, set()
-        if word not in table and "-" in word:  # "low-rank", "long-term": the first part is the predicate
-            word, rest = word.split("-", 1)
-            extra = {stem_of(p)[:5] for p in rest.split("-") if len(p) > 2}
+        if word not in table and "-" in word:  # "low-rank": the first part in the lexicon is the
+            parts = word.split("-")  # predicate ("over-pessimism": the last), the rest anchors
+            k = next((k for k, p in enumerate(parts) if p in table), 0)
+            word = parts[k]
+            extra = {stem_of(p)[:5] for j, p in enumerate(parts) if j != k and len(p) > 2}
         for line, side in table.get(word, []):
             passive = (
                 t.word in _PASSIVE_FLIP

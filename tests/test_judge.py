@@ -148,6 +148,11 @@ def test_rule_both_directions(evidence: str, faithful: str, unfaithful: str, rea
         ("a factor of 12", "a 7-fold reduction", "12"),
         ("$d^2/\\varepsilon^2 M^2$ steps", "$\\tilde{O}(d^3/\\varepsilon^2 M_*^2)$ steps", "2"),
         ("the third-largest singular value", "the two largest singular values", "3"),
+        ("thousands of nodes", "tens of thousands of nodes", None),
+        ("millions of nodes", "2,000,000 nodes", None),
+        ("millions of nodes", "tens of thousands of nodes", "millions"),
+        ("7 tasks covering 17 datasets", "seven tasks covering 17 datasets", None),
+        ("17 tasks covering 7 datasets", "7 tasks covering 17 datasets", "17 tasks"),
     ],
 )
 def test_numbers_equivalent_forms(claim: str, evidence: str, missing: str | None) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rag.answer.judge_text import plain
+from rag.answer.judge_text import plain, tokens
 
 _WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -21,6 +21,15 @@ _MULTIPLIERS = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 1e6, "
 _NUM = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?[kK]\b)?")
 _WORD_NUM = re.compile(
     r"\b(" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")(?:\s+(dozen|hundred|thousand))?\b"
+)
+# "thousands of", "millions of": a magnitude, met by any value from it up to 1,000 times it.
+_APPROX = {"dozens": 12.0, "hundreds": 100.0, "thousands": 1e3, "millions": 1e6, "billions": 1e9}
+_APPROX_RE = re.compile(r"\b(" + "|".join(_APPROX) + r")\b")
+# "7 tasks covering 17 datasets": a number right before a word counts that word.
+_COUNTED = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|"
+    + "|".join(sorted(_WORDS, key=len, reverse=True))
+    + r")\s+([a-z][a-z-]{2,})"
 )
 _MAGNITUDE = re.compile(r"\b(an|one|two|three|four|five|six)\s+orders?\s+of\s+magnitude\b")
 
@@ -50,10 +59,46 @@ def values(text: str) -> Counter[float]:
     return found
 
 
+def _approx_missing(claim: str, ev: Counter[float]) -> str | None:
+    """A magnitude word of the claim ("millions of") that no evidence value reaches."""
+    for m in _APPROX_RE.finditer(plain(claim).lower()):
+        low = _APPROX[m.group(1)]
+        if not any(low <= v < low * 1000 for v in ev):
+            return m.group(1)
+    return None
+
+
+def _counts(text: str) -> dict[str, tuple[str, set[float]]]:
+    """Word stem -> (the word, the values written right before it: "17 datasets")."""
+    out: dict[str, tuple[str, set[float]]] = {}
+    for m in _COUNTED.finditer(plain(text).lower()):
+        num, word = m.group(1), m.group(2)
+        toks = tokens(word)
+        if toks:
+            out.setdefault(toks[0].stem, (word, set()))[1].add(
+                float(_WORDS[num]) if num in _WORDS else float(num.replace(",", ""))
+            )
+    return out
+
+
+def _miscounted(claim: str, evidence: str) -> str | None:
+    """A number the claim puts before a word the evidence counts with other numbers only
+    ("17 tasks" where the evidence has "7 tasks"): numbers exchanged between things."""
+    ev = _counts(evidence)
+    for stem, (word, vals) in _counts(claim).items():
+        if stem in ev and not any(_forms(v) & set().union(*map(_forms, ev[stem][1])) for v in vals):
+            return f"{_show(min(vals))} {word}"
+    return None
+
+
 def missing_number(claim: str, evidence: str) -> str | None:
     """The first number of the claim that the evidence does not hold (in any equivalent
-    form, and as often as the claim writes it), else None."""
+    form, as often as the claim writes it, and before the same counted word), else None."""
     ev = values(evidence)
+    ev = ev + Counter({v: 1 for m in _APPROX_RE.finditer(plain(evidence).lower()) for v in [_APPROX[m.group(1)]]})
+    approx = _approx_missing(claim, ev)
+    if approx:
+        return approx
     ev_forms: Counter[float] = Counter()
     for v, n in ev.items():
         for f in _forms(v):
@@ -64,7 +109,7 @@ def missing_number(claim: str, evidence: str) -> str | None:
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and v >= 2:
             return _show(v)
-    return None
+    return _miscounted(claim, evidence)
 
 
 def _show(v: float) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rag.answer.judge_text import plain, tokens
+from rag.answer.judge_rules import stem_of
+from rag.answer.judge_text import plain
 
 _WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -73,11 +74,8 @@ def _counts(text: str) -> dict[str, tuple[str, set[float]]]:
     out: dict[str, tuple[str, set[float]]] = {}
     for m in _COUNTED.finditer(plain(text).lower()):
         num, word = m.group(1), m.group(2)
-        toks = tokens(word)
-        if toks:
-            out.setdefault(toks[0].stem, (word, set()))[1].add(
-                float(_WORDS[num]) if num in _WORDS else float(num.replace(",", ""))
-            )
+        value = float(_WORDS[num]) if num in _WORDS else float(num.replace(",", ""))
+        out.setdefault(stem_of(word), (word, set()))[1].add(value)
     return out
 
 
@@ -95,7 +93,7 @@ def missing_number(claim: str, evidence: str) -> str | None:
     """The first number of the claim that the evidence does not hold (in any equivalent
     form, as often as the claim writes it, and before the same counted word), else None."""
     ev = values(evidence)
-    ev = ev + Counter({v: 1 for m in _APPROX_RE.finditer(plain(evidence).lower()) for v in [_APPROX[m.group(1)]]})
+    ev.update(_APPROX[m.group(1)] for m in _APPROX_RE.finditer(plain(evidence).lower()))  # "thousands of" too
     approx = _approx_missing(claim, ev)
     if approx:
         return approx

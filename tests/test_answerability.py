@@ -5,12 +5,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag.answer.evidence import (
+    LIST_MAX,
     MIN_COSINE,
     MIN_COVERAGE,
+    MULTI_MAX,
     MULTI_MIN_COSINE,
     MULTI_MIN_COVERAGE,
     Features,
     alternatives,
+    asks_for_papers,
     is_multi,
 )
 from rag.answer.extractive import _listed
@@ -113,5 +116,45 @@ def test_a_list_needs_an_answer_to_the_question_or_to_an_alternative_that_covers
     whole: list[tuple[Hit, list[tuple[str, str, float]], Features]], answers_alternative: bool, listed: list[str]
 ) -> None:
     alt = _run(("alt", 0.5, 0.5, 0.95))
-    got = _listed(whole, alt, answers_alternative)
+    got = _listed(whole, alt, answers_alternative, deep=False)
     assert [a[0].paper_id for a in got] == listed
+
+
+@pytest.mark.parametrize(
+    ("question", "deep"),
+    [
+        ("Which papers study fairness of machine learning models?", True),
+        ("Which works propose training methods robust to distribution shift?", True),
+        ("List the studies that use graph neural networks.", True),
+        ("Which methods did they compare against?", False),  # a paper's methods, not papers
+        ("What approaches does FoldNet use?", False),
+        ("What does FoldNet generate?", False),
+    ],
+)
+def test_asks_for_papers(question: str, deep: bool) -> None:
+    assert asks_for_papers(question) is deep
+
+
+def _quoted(run: list[tuple[Hit, list[tuple[str, str, float]], Features]]) -> list:
+    return [(h, [("n1", "lead", 1.0), ("n2", "more", 0.5)], f) for h, _, f in run]
+
+
+def test_a_deep_list_keeps_every_paper_that_answers_and_one_quote_past_the_first_few() -> None:
+    # Ten papers that answer on their own, decreasing scores (most below the near-best ratio),
+    # and two only on the theme (a looser sentence): those stay out of the tail.
+    answering = [(f"a{i}", 0.6, 0.5, 1.0 - 0.08 * i) for i in range(10)]
+    theme_only = [("t1", 0.35, 0.3, 0.9), ("t2", 0.35, 0.3, 0.2)]
+    whole = _quoted(_run(answering[0], theme_only[0], *answering[1:], theme_only[1]))
+    got = _listed(whole, [], False, deep=True)
+    ids = [a[0].paper_id for a in got]
+    assert set(ids) == {f"a{i}" for i in range(10)} | {"t1"}  # t1 ranks second, close to the best: the head
+    assert len(ids) == len(set(ids))
+    assert all(len(a[1]) == 2 for a in got[:MULTI_MAX]) and all(len(a[1]) == 1 for a in got[MULTI_MAX:])
+    assert all(a[1][0][1] == "lead" for a in got)  # the lead quote is the one kept
+    shallow = _listed(whole, [], False, deep=False)
+    assert len(shallow) <= MULTI_MAX and [a[0].paper_id for a in shallow] == ids[: len(shallow)]
+
+
+def test_a_deep_list_is_capped() -> None:
+    whole = _run(*[(f"a{i}", 0.6, 0.5, 1.0) for i in range(LIST_MAX + 5)])
+    assert len(_listed(whole, [], False, deep=True)) == LIST_MAX

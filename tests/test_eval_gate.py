@@ -51,13 +51,13 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.81,  # measured 0.826
+    "fact_recall": 0.81,  # measured 0.830
     "refusal_f1": 0.78,  # 0.800
-    "set_recall": 0.69,  # 0.726
+    "set_recall": 0.75,  # 0.786
 }
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.78,  # measured 0.801
-    "set_recall": 0.45,  # 0.476
+    "fact_recall": 0.79,  # measured 0.810
+    "set_recall": 0.62,  # 0.655
 }
 
 

@@ -208,3 +208,15 @@ def test_local_backend_needs_a_chat_template_or_explicit_format(tmp_path: Path) 
     assert LocalLLM(str(templated), factory=FakeLlama).load().chat_format is None
     with pytest.raises(LLMError, match="not found"):
         LocalLLM(str(tmp_path / "missing.gguf"), factory=FakeLlama).load()
+
+
+def test_the_llm_prompt_shows_the_first_quotes_of_a_long_list() -> None:
+    from rag.answer.generate import PROMPT_EVIDENCE_MAX, _Verifier
+    from rag.types import Paper
+
+    v = _Verifier.__new__(_Verifier)  # only the evidence and its papers matter here
+    v.papers = {"p": Paper(paper_id="p", source="s", position=1, abstract="A.", label="P")}
+    v.evidence = {i: EvidenceItem(i, "p", f"Quote number {i}.") for i in range(1, 41)}
+    shown = v.numbered()
+    assert [n for n, _, _ in shown] == list(range(1, PROMPT_EVIDENCE_MAX + 1))
+    assert shown[0] == (1, "P", "Quote number 1.")

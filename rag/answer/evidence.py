@@ -26,7 +26,10 @@ MIN_COVERAGE = 0.40  # ...by at least this idf-weighted share of them
 MULTI_MIN_COVERAGE = 0.25
 MULTI_MIN_COSINE = 0.33  # a further paper of such a list, with that coverage (tuned on eval/dev.jsonl)
 MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
-MULTI_MAX = 4
+MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answer on their own
+# A "which papers" list: candidates looked at, and papers listed (a conference has dozens per topic).
+LIST_POOL = 40
+LIST_MAX = 40
 # Evidence selection (tuned on eval/dev.jsonl for gold-sentence recall).
 EVIDENCE_MAX = 3
 EVIDENCE_LAMBDA = 1.0
@@ -87,8 +90,17 @@ class Features:
         return self.cosine >= MIN_COSINE and (self.cosine >= WEAK_COSINE or self.coverage >= min_coverage)
 
 
+_PAPERS = re.compile(r"\b(?:papers?|works|studies|abstracts|articles)\b", re.I)
+
+
 def is_multi(question: str) -> bool:
     return bool(_MULTI.search(question))
+
+
+def asks_for_papers(question: str) -> bool:
+    """A list question about papers themselves ("which papers …"), not about a paper's methods
+    or tasks ("which methods did it compare?"): its list is drawn from the whole index."""
+    return is_multi(question) and bool(_PAPERS.search(question))
 
 
 _OR = re.compile(r"\s*,?\s+(?:and/)?or\s+", re.I)

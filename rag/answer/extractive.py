@@ -13,6 +13,8 @@ from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     EVIDENCE_MARGIN,
     EVIDENCE_MAX,
+    LIST_MAX,
+    LIST_POOL,
     MIN_COSINE,
     MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
@@ -21,6 +23,7 @@ from rag.answer.evidence import (
     WEAK_COSINE,
     Features,
     alternatives,
+    asks_for_papers,
     features,
     is_multi,
     is_referring,
@@ -136,12 +139,15 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
 
 def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE) -> Answer:
     """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them."""
-    r = _retrieve(query, focus, retriever)
-    why = _explain(r, query.top_k) if query.explain else []
     multi = is_multi(query.question) and not focus
-    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar)
+    # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
+    deep = multi and asks_for_papers(query.question)
+    pool = max(query.top_k, LIST_POOL) if deep else query.top_k
+    r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever)
+    why = _explain(r, query.top_k) if query.explain else []
+    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
     if multi:
-        accepted = _listed(accepted, *_by_alternative(query, retriever, why))
+        accepted = _listed(accepted, *_by_alternative(query, retriever, why), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
     ranked = {h.paper_id for h in r.hits}
     hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in ranked]
@@ -243,22 +249,27 @@ def _near_best(run: _Accepted) -> _Accepted:
     return [a for a in run if a[2].score >= MULTI_RATIO * top]
 
 
-def _listed(question_run: _Accepted, added: _Accepted, answers_alternative: bool) -> _Accepted:
+def _listed(question_run: _Accepted, added: _Accepted, answers_alternative: bool, *, deep: bool) -> _Accepted:
     """A "which papers" list: none unless a paper answers the whole question, or answers one of
     its alternatives and covers the whole question's terms as a list member must (a sentence on
     one alternative is less close to a question naming two; the terms keep a paper that answers
     only a fragment of a split phrase out); then the papers close enough to the best, in rank
-    order, and the alternatives' papers after them."""
+    order, the alternatives' papers after them, and (`deep`: the question asks for papers, from
+    a deep pool) every further paper that answers the question on its own."""
     covers = answers_alternative and any(a[2].missing_detail is None and a[2].covers() for a in question_run)
     if not covers and not any(a[2].answerable() for a in question_run):
         return []
-    out = _near_best(question_run)
+    out = _near_best(question_run)[:MULTI_MAX]
+    # Further down the pool a paper must answer the question on its own, not only share its theme.
+    further = sorted((a for a in question_run if deep and a[2].answerable()), key=lambda a: -a[2].score)
     listed = {a[0].paper_id for a in out}
-    for a in added:
+    for a in [*added, *further]:
         if a[0].paper_id not in listed:
             out.append(a)
             listed.add(a[0].paper_id)
-    return out[:MULTI_MAX]
+    # Past the first few, one quote per paper (the lead one) keeps a long list readable.
+    cap = LIST_MAX if deep else MULTI_MAX
+    return [a if i < MULTI_MAX else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]
 
 
 def _build(question: str, accepted: _Accepted, multi: bool, retriever: Retriever) -> Answer:

@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 _LEAD_MARKERS = re.compile(r"^\s*((?:\[[\d,;\s]+\]\s*)+)")
 MAX_CHARS_PER_TOKEN = 12  # generous: English averages about 4 characters per token
+# A "which papers" list can quote dozens of papers; the LLM is shown the first ones (best first),
+# which keeps its prompt well inside a small local model's context and its answer quick.
+PROMPT_EVIDENCE_MAX = 16
 
 
 def pop_complete(buffer: str) -> tuple[list[str], str]:
@@ -73,7 +76,8 @@ class _Verifier:
         return self.retriever.cosine(a, b)
 
     def numbered(self) -> list[tuple[int, str, str]]:
-        return [(n, self.papers[e.paper_id].label, display_sentence(e.quote)) for n, e in self.evidence.items()]
+        shown = list(self.evidence.items())[:PROMPT_EVIDENCE_MAX]
+        return [(n, self.papers[e.paper_id].label, display_sentence(e.quote)) for n, e in shown]
 
     def feed(self, sentence: str) -> list[str]:
         claims, refused = parse_output(sentence)

@@ -60,6 +60,9 @@ def test_refusal_for_missing_detail_and_absent_topic(engine: Engine) -> None:
 def test_multi_question_lists_papers(fake_engine: Engine, tmp_path: Path) -> None:
     assert is_multi("Which papers study quantization?")
     assert not is_multi("What does FoldNet generate?")
+    # "the paper that …" describes one paper; "papers that …" asks for several
+    assert not is_multi("Why does the paper that revisits conformal prediction argue this?")
+    assert is_multi("Are there papers that revisit conformal prediction?")
     fake_engine.ingest([tmp_path / "corpus"])
     q = "Which papers study graph regularizers or language quantization?"
     a = fake_engine.ask(q, top_k=5)

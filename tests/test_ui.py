@@ -187,3 +187,25 @@ def test_question_during_warm_up_waits_and_says_so(engine: Engine, monkeypatch: 
     reader.join(30)
     final = done[0][-1]  # type: ignore[index]
     assert "FoldNet" in final[1] and not ui_state.warming()
+
+
+def test_a_long_list_shows_its_first_sources_open_and_folds_the_rest(engine: Engine) -> None:
+    from rag.answer.cite import CitationBuilder
+
+    papers = list(engine.papers.values())
+    assert len(papers) > ui_render.SOURCES_OPEN
+    builder = CitationBuilder()
+    for p in papers:
+        builder.cite(p, p.abstract.split(". ")[0])
+    a = Answer(
+        question="Which papers …?",
+        answer="…",
+        refused=False,
+        backend="extractive",
+        latency_ms=0.0,
+        citations=builder.citations,
+    )
+    html = ui_render.sources_html(a, engine)
+    assert html.count("<details open class='source'") == ui_render.SOURCES_OPEN
+    assert html.count("<details class='source'") == len(papers) - ui_render.SOURCES_OPEN
+    assert "id='source-1'" in html.split("<details class='source'")[0]  # the first ones are the open ones

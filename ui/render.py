@@ -96,6 +96,11 @@ def flag_note(flagged: list[tuple[int, int, str]]) -> str:
     )
 
 
+# A long "which papers" list cites dozens: the first few abstracts are shown open, the rest
+# folded to their titles (a click on a citation opens its paper).
+SOURCES_OPEN = 4
+
+
 def sources_html(a: Answer, engine: Engine) -> str:
     """Cited papers with their supporting sentences highlighted; everything escaped."""
     papers = engine.papers
@@ -106,7 +111,7 @@ def sources_html(a: Answer, engine: Engine) -> str:
         )
         return f"<p class='refusal'><b>Not in the abstracts.</b> Closest papers:</p><ul>{items}</ul>"
     out = []
-    for n in sorted({c.n for c in a.citations}):
+    for i, n in enumerate(sorted({c.n for c in a.citations})):
         cites = [c for c in a.citations if c.n == n]
         p = papers.get(cites[0].paper_id)
         if p is None:
@@ -116,7 +121,8 @@ def sources_html(a: Answer, engine: Engine) -> str:
         marks = [(start, start + length) for start, length in found if start >= 0]
         flagged = flagged_spans(p, engine)
         out.append(
-            f"<details open class='source' id='source-{n}'><summary>[{n}] <b>{_label(p.label, p.title)}</b>"
+            f"<details{' open' if i < SOURCES_OPEN else ''} class='source' id='source-{n}'>"
+            f"<summary>[{n}] <b>{_label(p.label, p.title)}</b>"
             f"{_title(p.title, p.label)}</summary>{paper_meta(p)}<p>{abstract_html(text, marks, flagged)}</p>"
             f"{flag_note(flagged)}</details>"
         )

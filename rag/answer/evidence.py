@@ -44,9 +44,10 @@ NEED_MARGIN = 0.35  # a sentence with the asked-for detail leads if this close t
 MULTI_SENTENCES = 2
 MULTI_CONTRIBUTION_BONUS = 0.3
 
+# "papers that …" asks for several; "the paper that …" describes one.
 _MULTI = re.compile(
     r"^\s*(?:which|what|list|name|are there|any)\b[^?]{0,40}?\b(?:papers|works|studies|abstracts|articles|approaches"
-    r"|methods|contributions)\b|\bpapers? (?:that|which)\b|\bwhich of the papers\b",
+    r"|methods|contributions)\b|\bpapers (?:that|which)\b|\bwhich of the papers\b",
     re.I,
 )
 _REFERRING = re.compile(

@@ -35,6 +35,21 @@ _COUNTED = re.compile(
 _MAGNITUDE = re.compile(r"\b(an|one|two|three|four|five|six)\s+orders?\s+of\s+magnitude\b")
 
 
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[\s-]({'|'.join(_UNITS)})\b")
+# "8.9 thousand", "2.3-trillion", "7B", "1.5M": a number times its scale.
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "M": 1e6, "B": 1e9}
+_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:[\s-](thousand|million|billion|trillion)\b|(M|B)\b)")
+
+
+def _digits(text: str) -> str:
+    """Numbers written with words or a scale ("thirty-two", "8.9 thousand", "7B") as digits."""
+    text = _SCALED.sub(lambda m: f"{float(m.group(1)) * _SCALE[m.group(2) or m.group(3)]:.0f}", text)
+    text = text.lower()
+    return _COMPOUND.sub(lambda m: str(_TENS[m.group(1)] + _UNITS[m.group(2)]), text)
+
+
 def _forms(value: float) -> set[float]:
     """A value and the forms it is also written in (a share as a percentage and back)."""
     out = {round(value, 6)}
@@ -47,7 +62,7 @@ def _forms(value: float) -> set[float]:
 
 def values(text: str) -> Counter[float]:
     """The numbers of a text as values, each counted as often as it is written."""
-    t = plain(text).lower()
+    t = _digits(plain(text))
     found: Counter[float] = Counter()
     for m in _NUM.finditer(t):
         v = float(m.group(1).replace(",", ""))
@@ -72,7 +87,7 @@ def _approx_missing(claim: str, ev: Counter[float]) -> str | None:
 def _counts(text: str) -> dict[str, tuple[str, set[float]]]:
     """Word stem -> (the word, the values written right before it: "17 datasets")."""
     out: dict[str, tuple[str, set[float]]] = {}
-    for m in _COUNTED.finditer(plain(text).lower()):
+    for m in _COUNTED.finditer(_digits(plain(text))):
         num, word = m.group(1), m.group(2)
         value = float(_WORDS[num]) if num in _WORDS else float(num.replace(",", ""))
         out.setdefault(stem_of(word), (word, set()))[1].add(value)
@@ -87,6 +102,28 @@ def _miscounted(claim: str, evidence: str) -> str | None:
         if stem in ev and not any(_forms(v) & set().union(*map(_forms, ev[stem][1])) for v in vals):
             return f"{_show(min(vals))} {word}"
     return None
+
+
+# A formula with a number or an operator: "$2d+1$", "$O(\\sqrt{T})$" (not a bare "$d$").
+_MATH = re.compile(r"\$([^$]+)\$")
+_FORMULA_CHAR = re.compile(r"[\d+\-*/^=<>]")
+
+
+def _squash_math(text: str) -> str:
+    return re.sub(r"[\s{}]|\\[,;! ]", "", text)
+
+
+def _changed_formula(claim: str, evidence: str) -> str | None:
+    """A formula of the claim that the evidence, which writes formulas too, does not have
+    ("$2d-1$" for "$2d+1$": a sign or a constant changed inside the math)."""
+    if not _formulas(evidence):
+        return None
+    squashed = _squash_math(evidence)
+    return next((f"${f}$" for f in _formulas(claim) if _squash_math(f) not in squashed), None)
+
+
+def _formulas(text: str) -> list[str]:
+    return [m.group(1) for m in _MATH.finditer(text) if _FORMULA_CHAR.search(m.group(1))]
 
 
 def missing_number(claim: str, evidence: str) -> str | None:
@@ -107,8 +144,11 @@ def missing_number(claim: str, evidence: str) -> str | None:
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and v >= 2:
             return _show(v)
-    return _miscounted(claim, evidence)
+    return _miscounted(claim, evidence) or _changed_formula(claim, evidence)
 
 
 def _show(v: float) -> str:
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if v >= scale:
+            return f"{v / scale:g}{suffix}"
     return str(int(v)) if v == int(v) else f"{v:g}"

@@ -74,6 +74,9 @@ def _prefixed(tok: Tok, vocab: set[str]) -> str | None:
     return base if base in vocab else None
 
 
+_BOUNDS = frozenset("more less greater fewer larger smaller higher lower later earlier".split())
+
+
 def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[tuple[str, set[str]]]:
     out = []
     for i, t in enumerate(toks):
@@ -88,6 +91,8 @@ def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[
             continue
         if t.word == "not" and i + 1 < len(toks) and toks[i + 1].word in {"only", "just", "merely"}:
             continue  # "not only X but also Y" asserts X
+        if t.word == "no" and i + 2 < len(toks) and toks[i + 1].word in _BOUNDS and toks[i + 2].word == "than":
+            continue  # "no greater than 2d+1" is a bound ("at most"), not a negation
         out.append((t.word, window(toks, i, after=after)))
     return out
 
@@ -187,7 +192,9 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tu
                 and toks[i + 1].word == "by"
                 and any(toks[k].word in _PASSIVE_AUX for k in range(max(0, i - 3), i))
             )
-            flip = passive != _negated(toks, i)  # "does not allow" is on the side of "prevents"
+            # "at most X" is a ceiling, on the side of "no more than X"; "at least X" a floor
+            bound = t.word in {"most", "least"} and i > 0 and toks[i - 1].word == "at"
+            flip = (passive != _negated(toks, i)) != bound  # "does not allow" is on the side of "prevents"
             out.append((t.word, line, 1 - side if flip else side, _anchors(toks, i) | extra, roles(toks, i)))
     return out
 

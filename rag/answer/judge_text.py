@@ -37,7 +37,7 @@ IMPLICIT_NEGATIVES = frozenset(
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
     infeasible insufficient sidestep sidesteps circumvent circumvents skip skips skipping dispense dispenses
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
-    deleted deleting prune prunes pruned pruning""".split()
+    deleted deleting prune prunes pruned pruning short""".split()
 )
 # "without sacrificing accuracy" = "while preserving accuracy": a negated loss verb is restated
 # by a keeping verb about the same words.

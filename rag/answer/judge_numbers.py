@@ -35,11 +35,12 @@ _COUNTED = re.compile(
 _MAGNITUDE = re.compile(r"\b(an|one|two|three|four|five|six)\s+orders?\s+of\s+magnitude\b")
 
 
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+# "thirty-two": a tens word and a units word.
+_TENS = {w: _WORDS[w] for w in "twenty thirty forty fifty sixty seventy eighty ninety".split()}
+_UNITS = {"one": 1} | {w: _WORDS[w] for w in "two three four five six seven eight nine".split()}
 _COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[\s-]({'|'.join(_UNITS)})\b")
 # "8.9 thousand", "2.3-trillion", "7B", "1.5M": a number times its scale.
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "M": 1e6, "B": 1e9}
+_SCALE = {**_MULTIPLIERS, "trillion": 1e12, "M": 1e6, "B": 1e9}
 _SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:[\s-](thousand|million|billion|trillion)\b|(M|B)\b)")
 
 

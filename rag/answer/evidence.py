@@ -10,6 +10,7 @@ import numpy as np
 
 from rag.answer.asks import needs
 from rag.answer.clauses import ask_clause
+from rag.answer.facets import missing_facets
 from rag.answer.names import unknown_names
 from rag.index.vocabulary import Vocabulary
 from rag.retrieval.retriever import Retriever
@@ -202,6 +203,10 @@ def features(
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(question, f"{paper_text} {hit.label}")):
         missing = f"name not in the paper: {names[0]}"
+    # "… A or B?": a paper need only cover the data and methods of one alternative.
+    kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(question) or [question]]
+    if missing is None and all(kinds):
+        missing = f"not in the paper: {kinds[0][0]}"
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * coverage

@@ -1,0 +1,41 @@
+"""What kind of data and what family of method a question is about (video, proteins,
+reinforcement learning, language models, …), and whether a paper ever mentions it.
+
+A near-miss question asks about a related paper's method on data it never touches ("… for
+video?" of an image method) or in a setting it never considers ("… in reinforcement learning
+agents?" of a supervised method): the topic matches, the answer is not there. General ML
+vocabulary, grouped by facet; each group lists the words an abstract uses for it, so a
+paraphrase on either side ("pictures", "visual"; "LLMs", "language models") still matches."""
+
+from __future__ import annotations
+
+import re
+
+_GROUPS: dict[str, str] = {
+    # Data types.
+    "images": r"imag(?:e|es|ing|ery)|visual\w*|vision|pixels?|photo\w*|pictures?",
+    "video": r"videos?|movies?",
+    "audio": r"audio|speech|acoustic\w*|voices?|music\w*|spoken",
+    "graphs": r"graphs?|gnns?|dags?|acyclic|vert(?:ex|ices)|(?:in|out)-?degrees?",
+    "3D data": r"point[- ]clouds?|lidar|3-?d|meshes|mesh",
+    "molecules": r"molecul\w*|chemi\w*|drugs?",
+    "proteins": r"proteins?|amino|peptides?|enzymes?|antibod\w*",
+    "medical data": r"medic\w*|clinic\w*|health\w*|patients?|diseases?|hospital\w*|ehrs?",
+    "time series": r"time[- ]series|forecast\w*",
+    "tabular data": r"tabular|tables?",
+    "robots": r"robot\w*",
+    # Method families and learning settings.
+    "reinforcement learning": r"reinforcement|rl|rlhf|mdps?|markov decision\w*|rewards?|polic(?:y|ies)",
+    "continual learning": r"continual\w*|lifelong|incremental\w*|forgetting",
+    "federated learning": r"federated|clients?",
+    "diffusion models": r"diffusion|score-based|denois\w*",
+    "language models": r"(?:m|v)?llms?|lms?|language models?|gpt\S*|chatgpt|chatbots?|llama\S*",
+    "Bayesian methods": r"bayes\w*|posteriors?",
+    "quantum computing": r"quantum",
+}
+_PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GROUPS.items()}
+
+
+def missing_facets(question: str, text: str) -> list[str]:
+    """The data types and method families the question names that the paper's text never mentions."""
+    return [name for name, p in _PATTERNS.items() if p.search(question) and not p.search(text)]

@@ -1,0 +1,52 @@
+"""The data types and method families a question names, and whether a paper mentions them."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rag.answer.facets import missing_facets
+from rag.engine import Engine
+
+IMAGE_PAPER = "We accelerate diffusion models for image generation with a second, smaller network."
+GRAPH_PAPER = "We learn the structure of linear acyclic models without assuming faithfulness."
+LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely changes."
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "missing"),
+    [
+        ("Does it speed up video diffusion models?", IMAGE_PAPER, ["video"]),
+        ("How fast is it on pictures?", IMAGE_PAPER, []),  # a paraphrase of the paper's data type
+        ("Does it work for images?", IMAGE_PAPER, []),
+        ("Which papers generate protein structures?", IMAGE_PAPER, ["proteins"]),
+        ("Does it handle 3D point clouds?", IMAGE_PAPER, ["3D data"]),
+        ("Which assumption about the graph does it avoid?", GRAPH_PAPER, []),  # an acyclic model is a graph
+        ("Does it apply to reinforcement learning agents?", IMAGE_PAPER, ["reinforcement learning"]),
+        ("Which pruning method for large language models?", LLM_PAPER, []),  # "LLMs"
+        ("Which pruning method for language models?", IMAGE_PAPER, ["language models"]),
+        ("Is it a Bayesian method for tabular data?", LLM_PAPER, ["tabular data", "Bayesian methods"]),
+        ("What is the imaginary part?", IMAGE_PAPER, []),  # not "image"
+        ("Which sound theory does it rest on?", LLM_PAPER, []),  # "sound" is no audio
+        ("What speedup does it report?", IMAGE_PAPER, []),  # names no facet
+    ],
+)
+def test_missing_facets(question: str, text: str, missing: list[str]) -> None:
+    assert missing_facets(question, text) == missing
+
+
+@settings(derandomize=True, deadline=10000)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_missing_facets_never_raises_and_text_with_the_question_misses_nothing(question: str, text: str) -> None:
+    assert isinstance(missing_facets(question, text), list)
+    assert missing_facets(question, f"{text} {question}") == []
+
+
+def test_a_paper_on_other_data_does_not_answer(fake_engine: Engine, tmp_path: Path) -> None:
+    fake_engine.ingest([tmp_path / "corpus"])
+    assert not fake_engine.ask("How many novel folds does FoldNet design?").refused
+    # The same paper, asked about data it never mentions: a near miss, refused.
+    a = fake_engine.ask("How many novel folds does FoldNet design for videos?", explain=True)
+    assert a.refused
+    assert any("not in the paper: video" in line for line in a.explain or [])

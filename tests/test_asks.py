@@ -112,6 +112,11 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("When was it published?", "", "", "It appeared in 2021.", "It appeared recently."),
         ("Who funded the work?", "", "", "Supported by an NSF grant.", "Supported by friends."),
         ("How many random seeds were used?", "", "", "Results average 5 seeds.", "Results average 5 runs."),
+        # a digit inside a name counts nothing
+        ("What accuracy does it reach?", "", "", "It reaches 81.2% on GSM8K.", "It is strong on GSM8K and GPT-4 tasks."),
+        ("Up to what maximum sequence length is it trained?", "", "", "It trains on 128K tokens.", "It beats FlashAttention-2."),
+        # "which model achieves the best score" asks for a model's name
+        ("Which LLM achieves the highest score?", "", "", "GPT-4o is the best LLM overall.", "We evaluate 25 LLMs."),
     ],
 )  # fmt: skip
 def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:

@@ -12,7 +12,8 @@ from rag.answer.names import NAME
 from rag.text.normalize import content_stems
 
 _NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
-_HAS_NUMBER = re.compile(r"\d|" + _NUMBER_WORDS, re.I)
+# A quantity, not a digit inside a name ("GSM8K", "GPT-4", "FlashAttention-2" count nothing).
+_HAS_NUMBER = re.compile(r"(?<![A-Za-z])(?<![A-Za-z]-)\d|" + _NUMBER_WORDS, re.I)
 
 # What a question asks for -> what the evidence must then contain. General, not per paper.
 DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
@@ -56,7 +57,7 @@ _ASKS_NUMBER = re.compile(
     r"\b(?:how many|how much|how large|how big|what (?:percentage|percent|fraction|number|size|proportion)"
     r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
     # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
-    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree"
+    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
     r"|speed-?up|exponent)s?|dimension))\b",
     re.I,
 )
@@ -95,7 +96,7 @@ _ENTITY_ASK = re.compile(
     r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
     r"|baselines?|languages?|corpora|corpus)"
     # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
-    r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it)\b|\s*[?,])",
+    r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it|achiev\w*|outperform\w*|perform\w*|rank\w*|scor\w*)\b|\s*[?,])",
     re.I,
 )
 # "compared to best-of-N", "outperforms in-context learning", "better than fine-tuning".
@@ -106,7 +107,7 @@ _COMPARED = re.compile(
 )
 _ENTITY_VERB = re.compile(
     r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
-    r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked)\b",
+    r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked|achiev\w*|outperform\w*|rank\w*)\b",
     re.I,
 )
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic

@@ -117,6 +117,8 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Up to what maximum sequence length is it trained?", "", "", "It trains on 128K tokens.", "It beats FlashAttention-2."),
         # "which model achieves the best score" asks for a model's name
         ("Which LLM achieves the highest score?", "", "", "GPT-4o is the best LLM overall.", "We evaluate 25 LLMs."),
+        # "what is it built on" asks for a named thing
+        ("What architecture is the encoder built on?", "", "", "The encoder is built on ViT-B/16.", "The encoder is built on a backbone."),
     ],
 )  # fmt: skip
 def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:
@@ -168,6 +170,10 @@ TEXT = "We study large language models trained with reinforcement learning on Im
         ("Does the LLM-driven repair fix SQL queries?", ["SQL"]),  # "-driven" is no part of the name
         ("Is it better than GPT-4?", ["GPT-4"]),
         ("what is the main result?", []),
+        # a capitalised word inside the question is a proper name; opening a sentence it is not
+        ("Does it bound the Wasserstein distance?", ["Wasserstein"]),
+        ("Does it use reinforcement learning? Which kernels?", []),
+        ("Is the Reinforcement learning part GPU-optimized?", []),  # the text has it, in any case
     ],
 )
 def test_unknown_names(question: str, unknown: list[str]) -> None:

@@ -107,7 +107,7 @@ _COMPARED = re.compile(
 )
 _ENTITY_VERB = re.compile(
     r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
-    r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked|achiev\w*|outperform\w*|rank\w*)\b",
+    r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based)\b",
     re.I,
 )
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic

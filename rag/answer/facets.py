@@ -13,7 +13,7 @@ import re
 
 _GROUPS: dict[str, str] = {
     # Data types.
-    "images": r"imag(?:e|es|ing|ery)|visual\w*|vision|pixels?|photo\w*|pictures?",
+    "images": r"imag(?:e|es|ing|ery)|visual\w*|vision|pixels?|photo\w*",
     "video": r"videos?|movies?",
     "audio": r"audio|speech|acoustic\w*|voices?|music\w*|spoken",
     "graphs": r"graphs?|gnns?|dags?|acyclic|vert(?:ex|ices)|(?:in|out)-?degrees?",

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from rag.answer import judge_overclaim, judge_rules, judge_terms
+from rag.answer.facets import missing_facets
 from rag.answer.judge_numbers import missing_number
 from rag.answer.judge_order import exchanged_order, exchanged_terms
 from rag.text.normalize import content_stems
@@ -45,9 +46,16 @@ def _number_rule(claim: str, evidence: str) -> str | None:
     return None if n is None else f"number not in evidence: {n}"
 
 
+def _facet_rule(claim: str, evidence: str) -> str | None:
+    """A kind of data or family of methods the evidence never names ("videos" for "images")."""
+    kinds = missing_facets(claim, evidence)
+    return f"name not in evidence: {kinds[0]}" if kinds else None
+
+
 RULES: tuple[Rule, ...] = (
     _number_rule,
     judge_terms.names,
+    _facet_rule,
     judge_rules.negation,
     judge_rules.direction,
     exchanged_order,

@@ -12,6 +12,11 @@ NAME = re.compile(
 )
 
 
+# A capitalised word after a lowercase word, a number or a comma (not opening a sentence): a
+# proper name ("Rényi", "Wasserstein", "Chinese") the paper must use too.
+_PROPER = re.compile(r"(?<=[a-z0-9,)à-ÿ]\s)[A-Z][a-zà-ÿ]+(?:[-–][A-Za-zà-ÿ]+)*")
+
+
 def _squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
@@ -30,8 +35,9 @@ def unknown_names(question: str, text: str) -> list[str]:
     squashed = _squash(text)
     words = re.findall(r"[a-z0-9]+", text.lower())
     out = []
-    for m in NAME.finditer(question):
-        name = m.group(0).rstrip(".-'’")
+    found = [m.group(0) for m in NAME.finditer(question)] + [m.group(0) for m in _PROPER.finditer(question)]
+    for name in found:
+        name = name.rstrip(".-'’")
         # "LLM-driven", "GPT-style": the name is the part before a lowercase suffix.
         name = re.sub(r"-[a-z][a-z-]*$", "", name)
         key = _squash(name)

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag.answer.facets import missing_facets
-from rag.answer.judge import judge
 from rag.engine import Engine
 
 IMAGE_PAPER = "We accelerate diffusion models for image generation with a second, smaller network."
@@ -51,29 +50,3 @@ def test_a_paper_on_other_data_does_not_answer(fake_engine: Engine, tmp_path: Pa
     a = fake_engine.ask("How many novel folds does FoldNet design for videos?", explain=True)
     assert a.refused
     assert any("not in the paper: video" in line for line in a.explain or [])
-
-
-@pytest.mark.parametrize(
-    ("claim", "evidence", "supported"),
-    [
-        # another kind of data or family of methods in the claim: a swapped name
-        (
-            "The recipe extends a pre-trained text-to-video diffusion model to image editing tasks.",
-            "The recipe extends a pre-trained text-to-image diffusion model to image editing tasks.",
-            False,
-        ),
-        (
-            "Neural ODEs model graph-structured data well.",
-            "Neural ODEs have shown strong capabilities in modeling time series.",
-            False,
-        ),
-        # the same kind, said another way
-        (
-            "Pruning large language models barely changes perplexity.",
-            "Pruning LLMs barely changes perplexity.",
-            True,
-        ),
-    ],
-)
-def test_the_judge_rejects_another_facet(claim: str, evidence: str, supported: bool) -> None:
-    assert judge(claim, evidence, cosine=0.95).supported is supported

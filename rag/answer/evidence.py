@@ -120,6 +120,9 @@ def alternatives(question: str) -> list[str]:
         return []
     frame, topic = question[: m.end()].strip(), question[m.end() :]
     parts = [p.strip(" ,;?") for p in _OR.split(topic)]
+    # "design or analyze X": two verbs of one topic, not two topics.
+    while len(parts) >= 2 and len(parts[0].split()) == 1:
+        parts[:2] = [f"{parts[0]} or {parts[1]}"]
     if len(parts) < 2 or any(not p for p in parts):
         return []
     subs = [f"{frame} {parts[0]}?"] + [f"{frame} {p}?" for p in parts[1:]]

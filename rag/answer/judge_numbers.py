@@ -32,7 +32,7 @@ _COUNTED = re.compile(
     + "|".join(sorted(_WORDS, key=len, reverse=True))
     + r")\s+([a-z][a-z-]{2,})"
 )
-_MAGNITUDE = re.compile(r"\b(an|one|two|three|four|five|six)\s+orders?\s+of\s+magnitude\b")
+_MAGNITUDE = re.compile(r"\b(an|one|two|three|four|five|six)[\s-]orders?[\s-]of[\s-]magnitude\b")
 
 
 # "thirty-two": a tens word and a units word.
@@ -41,6 +41,9 @@ _UNITS = {"one": 1} | {w: _WORDS[w] for w in "two three four five six seven eigh
 _COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[\s-]({'|'.join(_UNITS)})\b")
 # "8.9 thousand", "2.3-trillion", "7B", "1.5M": a number times its scale.
 _SCALE = {**_MULTIPLIERS, "trillion": 1e12, "M": 1e6, "B": 1e9}
+# "half a million" = 500000; "two and a half times" = 2.5 times.
+_HALF_OF = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion|trillion)\b")
+_AND_A_HALF = re.compile(rf"\b({'|'.join(_UNITS)}|\d+)\s+and\s+a\s+half\b")
 _SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:[\s-](thousand|million|billion|trillion)\b|(M|B)\b)")
 
 
@@ -48,6 +51,8 @@ def _digits(text: str) -> str:
     """Numbers written with words or a scale ("thirty-two", "8.9 thousand", "7B") as digits."""
     text = _SCALED.sub(lambda m: f"{float(m.group(1)) * _SCALE[m.group(2) or m.group(3)]:.0f}", text)
     text = text.lower()
+    text = _HALF_OF.sub(lambda m: f"{0.5 * _SCALE[m.group(1)]:.0f}", text)
+    text = _AND_A_HALF.sub(lambda m: f"{_UNITS.get(m.group(1)) or int(m.group(1))}.5", text)
     return _COMPOUND.sub(lambda m: str(_TENS[m.group(1)] + _UNITS[m.group(2)]), text)
 
 
@@ -107,7 +112,7 @@ def _miscounted(claim: str, evidence: str) -> str | None:
 
 # A formula with a number or an operator: "$2d+1$", "$O(\\sqrt{T})$" (not a bare "$d$").
 _MATH = re.compile(r"\$([^$]+)\$")
-_FORMULA_CHAR = re.compile(r"[\d+\-*/^=<>]")
+_FORMULA_CHAR = re.compile(r"[\d+\-*/^=<>\\(]")
 
 
 def _squash_math(text: str) -> str:

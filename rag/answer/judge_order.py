@@ -16,6 +16,7 @@ _CONNECTIVES: dict[tuple[str, ...], str] = {
     ("then",): "order",
 }
 OBJECT_WORDS = 3  # content words after the connective that name its object
+SWAP_WORDS = 3  # content words of each exchanged place (a term and a reworded verb)
 
 
 def _objects(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
@@ -70,8 +71,11 @@ def exchanged_terms(claim: str, evidence: str) -> str | None:
     ]
     for k, (gone, new, e_at, c_at) in enumerate(swaps):
         for gone2, new2, e_to, c_to in swaps[k + 1 :]:
-            if gone != new2 or new != gone2 or not gone.isdisjoint(new):
+            # a term of each place stands in the other (the verb around it may be reworded)
+            if not (gone & new2 and new & gone2) or not gone.isdisjoint(new) or (gone & new2) & (new & gone2):
                 continue
+            if max(len(gone), len(new), len(gone2), len(new2)) > SWAP_WORDS:
+                continue  # a clause reworded around the terms, not two terms exchanged
             if _has_by(e_toks[e_at:e_to]) != _has_by(c_toks[c_at:c_to]):
                 continue
             return f"opposite predicate: {' '.join(sorted(gone))}/{' '.join(sorted(new))} (exchanged)"

@@ -10,7 +10,8 @@ from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
 # the same thing; a word licenses a cue of its own class.
 _CLAIM_CUES: dict[str, str] = {
-    **dict.fromkeys("all every each any whole entire universally regardless arbitrarily".split(), "universal"),
+    **dict.fromkeys("all every any whole entire universally regardless arbitrarily".split(), "universal"),
+    "each": "each",  # "each of the two" restates "both"
     **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
     **dict.fromkeys("completely fully totally perfectly entirely wholly impossible".split(), "total"),
     **dict.fromkeys(
@@ -20,6 +21,7 @@ _CLAIM_CUES: dict[str, str] = {
 }
 _LICENSERS: dict[str, set[str]] = {
     "universal": set("all every each any whole entire universally regardless always arbitrary arbitrarily".split()),
+    "each": set("all every each any whole entire universally regardless always arbitrary arbitrarily both".split()),
     "always": set("always invariably consistently consistent inevitably never every all".split()),
     "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
                  "eliminate eliminating".split()),

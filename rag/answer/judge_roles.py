@@ -5,7 +5,7 @@ by A" says the same with the sides and the roles both exchanged. And "both X and
 
 from __future__ import annotations
 
-from rag.answer.judge_text import Tok, window
+from rag.answer.judge_text import Tok, is_negation, window
 
 # Function words: the roles are the other words ("method" is one, though the retriever's
 # stopwords drop it).
@@ -61,7 +61,12 @@ def both_for_either(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | N
         c_at = [i for i, t in enumerate(c_toks) if t.word == cue]
         if not c_at or any(t.word == cue for t in e_toks) or {t.word for t in c_toks} & (alts - {cue}):
             continue
-        e_at = [i for i, t in enumerate(e_toks) if t.word in alts]
+        # "without hurting X or Y", "not X or Y": a negated "or" says neither, i.e. both kept.
+        e_at = [
+            i
+            for i, t in enumerate(e_toks)
+            if t.word in alts and not any(is_negation(e_toks[k]) for k in range(max(0, i - 6), i))
+        ]
         c_near = set().union(*(window(c_toks, i, after=5, clause=False) for i in c_at))
         if any(c_near & window(e_toks, i, before=3, after=3, clause=False) for i in e_at):
             return "overclaim: both" if cue == "both" else "opposite predicate: both/either"

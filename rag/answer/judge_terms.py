@@ -112,12 +112,20 @@ def novel_content(claim: str, evidence: str, limit: int = NOVEL_RUN_MAX) -> str 
         if t.boundary and t.word != "and":
             run = []
         elif t.content and t.stem[:5] not in have and not _parts(t.word) & have:
+            if _plain(t.word):
+                continue  # "instead", "rapidly", "briefer": a paraphrase's wording, not new content
             run.append(t.word)
             if len(run) > limit:
                 return f"overclaim: adds '{' '.join(run)}'"
         elif t.content:
             run = []
     return None
+
+
+def _plain(word: str) -> bool:
+    """A common English word that cannot name a thing: an adverb, verb or adjective."""
+    pos = lexicon.parts_of_speech(word)
+    return lexicon.is_common(word) and bool(pos) and "noun" not in pos
 
 
 # --- swapped terms -------------------------------------------------------------------
@@ -186,6 +194,8 @@ def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_S
             continue
         if all(lexicon.is_common(w) and "noun" not in lexicon.parts_of_speech(w) for w in r.new):
             continue  # a plain verb or adjective swapped in ("assemble", "reflect"): a paraphrase
+        if all(lexicon.parts_of_speech(w) and lexicon.parts_of_speech(w) <= {"verb", "adv"} for w in r.new):
+            continue  # a verb ("replicate" -> "reproduce") modifies no noun: no compound was swapped
         before = " ".join(t.word for _, t in e[i1 : i2 + 1])
         after = " ".join(t.word for _, t in c[j1 : j2 + 1])
         if similar(before, after) < threshold:
@@ -196,17 +206,20 @@ def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_S
 SWAP_CONTEXT = 0.5  # share of the claim's content words that must be the evidence's
 
 
-def term_swaps(claim: str, evidence: str) -> str | None:
+def term_swaps(claim: str, evidence: str, similar: Similar | None = None) -> str | None:
     """A technical term of the claim standing where the evidence has another term-like word
     ("covariance calibration" -> "batch normalization recalibration", "f-divergence" ->
     "integral probability metric"). Paraphrases swap verbs and plain words ("keeps",
-    "setting", "abilities"); a rare noun in the place of another noun is a different thing."""
+    "setting", "abilities"); a rare noun in the place of another noun is a different thing,
+    unless `similar` (an embedding cosine) finds the two close."""
     claim_stems = stems(claim)
     if len(claim_stems & stems(evidence)) < SWAP_CONTEXT * len(claim_stems):
         return None  # not a swap in the evidence's statement: the overlap gate judges it
     for r in _replacements(claim, evidence):
         term = next((w for w in r.new if lexicon.technical(w)), None)
         if term and any(lexicon.names_a_thing(w) for w in r.gone):
+            if similar is not None and similar(" ".join(r.gone), " ".join(r.new)) >= SWAP_SIMILARITY:
+                continue  # a synonym ("finding" -> "locating")
             return f"name not in evidence: {term} (in place of '{' '.join(r.gone)}')"
     return None
 

@@ -76,6 +76,23 @@ def test_number_forms(claim: str, evidence: str, missing: str | None) -> None:
             "The planner relies on values estimated after allocating items.",
             False,
         ),
+        # "none of which" negates what follows; "virtually every" claims more than "many"; a dropped "hope"
+        ("It proposes advances, none of which target localization.", "It improves localization with advances.", False),
+        (
+            "Forecasting is critical to virtually every application.",
+            "Forecasting is critical in many applications.",
+            False,
+        ),
+        (
+            "TimeFuse improves almost universally on the models.",
+            "TimeFuse achieves near-universal improvement over the models.",
+            True,
+        ),
+        (
+            "The insights revolutionize social network services.",
+            "We hope the insights revolutionize social network services.",
+            False,
+        ),
         # another kind of data or family of methods in the claim: a swapped name
         (
             "The recipe extends a pre-trained text-to-video diffusion model to image editing tasks.",

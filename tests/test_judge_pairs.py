@@ -19,7 +19,7 @@ from rag.evaluation.judge_eval import TARGETS, load_pairs, run, tables
 from rag.settings import PROJECT_ROOT, Settings
 
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
-# This version on pairs_calibration.jsonl: faithful 470/501, unfaithful 57/501, worst type 18/104 (direction).
+# This version on pairs_calibration.jsonl: faithful 470/501, unfaithful 54/501, worst type 18/104 (direction).
 CALIBRATION_FLOOR = {"faithful_accepted_min": 0.92, "unfaithful_accepted_max": 0.12, "per_type_max": 0.18}
 # This version on pairs_report.jsonl: faithful 111/124, unfaithful 29/124, worst type 10/21 (direction).
 REPORT_FLOOR = {"faithful_accepted_min": 0.88, "unfaithful_accepted_max": 0.24, "per_type_max": 0.48}
@@ -54,7 +54,7 @@ def test_calibration_half_no_worse_than_this_version(halves: dict[str, dict[str,
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the 100 pairs added in round 4 (rd*, re*, written to be subtler) put unfaithful at 57/501 and "
+    reason="the 100 pairs added in round 4 (rd*, re*, written to be subtler) put unfaithful at 54/501 and "
     "direction at 18/104, over the issue 15 targets; the floor above holds this version",
 )
 def test_calibration_half_meets_targets(halves: dict[str, dict[str, Any]]) -> None:

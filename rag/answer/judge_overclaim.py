@@ -22,6 +22,8 @@ _CLAIM_CUES: dict[str, str] = {
 _LICENSERS: dict[str, set[str]] = {
     "universal": set("all every each any whole entire universally regardless always arbitrary arbitrarily".split()),
     "each": set("all every each any whole entire universally regardless always arbitrary arbitrarily both".split()),
+    "most": set("all every each any whole entire universally always most majority nearly almost virtually "
+                "practically largely mostly predominantly overwhelming vast near".split()),
     "always": set("always invariably consistently consistent inevitably never every all".split()),
     "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
                  "eliminate eliminating".split()),
@@ -30,7 +32,7 @@ _LICENSERS: dict[str, set[str]] = {
 }  # fmt: skip
 _DEFINITE_CUES = {"only": "top", "most": "top", "first": "top"}  # cues only after "the": "the only …"
 _HEDGES = frozenset(
-    "may might could often tend tends sometimes occasionally appear appears seem seems suggest suggests partially "
+    "may might could often tend tends sometimes occasionally appear appears seem seems suggest suggests partially hope "
     "approximately roughly likely potentially believe believes hypothesize hypothesise conjecture speculate".split()
 )
 _HEDGE_LICENSERS = _HEDGES | set(
@@ -44,9 +46,12 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     for i, t in enumerate(toks):
         if t.word == "any" and any(is_negation(toks[k]) for k in range(max(0, i - 3), i)):
             continue  # "without any", "not … any": no quantifier claim
-        if i and toks[i - 1].word in _SOFTENERS:
-            continue
         cls = _CLAIM_CUES.get(t.word)
+        if i and toks[i - 1].word in _SOFTENERS:
+            # "almost all", "virtually every": a majority claim, which "many" does not make
+            if cls in ("universal", "each", "always"):
+                out.append((t.word, "most", window(toks, i, after=2, clause=False)))
+            continue
         if cls is None and t.word in _DEFINITE_CUES and i and toks[i - 1].word == "the":
             cls = _DEFINITE_CUES[t.word]
         if cls:
@@ -68,7 +73,9 @@ def overclaim(claim: str, evidence: str) -> str | None:
     e_toks = tokens(evidence)
     for word, cls, scope in _cues(tokens(claim)):
         licensed = _stated(word, e_toks) or any(
-            t.word in _LICENSERS[cls] and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
+            # "near-universal" licenses "almost all"; "best-known" does not license "best"
+            any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
+            and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
             for i, t in enumerate(e_toks)
         )
         if not licensed:

@@ -93,7 +93,9 @@ def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[
             continue  # "not only X but also Y" asserts X
         if t.word == "no" and i + 2 < len(toks) and toks[i + 1].word in _BOUNDS and toks[i + 2].word == "than":
             continue  # "no greater than 2d+1" is a bound ("at most"), not a negation
-        out.append((t.word, window(toks, i, after=after)))
+        # "none of which target X": the relative pronoun opens the negated clause, not a new one
+        k = i + 2 if [x.word for x in toks[i + 1 : i + 3]] in (["of", "which"], ["of", "whom"]) else i
+        out.append((t.word, window(toks, k, after=after)))
     return out
 
 

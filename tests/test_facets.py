@@ -30,6 +30,11 @@ LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely ch
         ("What is the imaginary part?", IMAGE_PAPER, []),  # not "image"
         ("Which sound theory does it rest on?", LLM_PAPER, []),  # "sound" is no audio
         ("What speedup does it report?", IMAGE_PAPER, []),  # names no facet
+        # settings and guarantees a theory paper states when it covers them
+        ("What rate holds for non-convex objectives?", "We prove a rate for convex losses.", ["non-convex settings"]),
+        ("What rate holds for nonconvex objectives?", "A rate for non-convex losses.", []),
+        ("Does it extend to function approximation?", "Tabular MDPs are solved.", ["function approximation"]),
+        ("Are there finite-sample guarantees?", "We give non-asymptotic bounds.", []),
     ],
 )
 def test_missing_facets(question: str, text: str, missing: list[str]) -> None:

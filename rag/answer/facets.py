@@ -1,5 +1,6 @@
-"""What kind of data and what family of method a question is about (video, proteins,
-reinforcement learning, language models, …), and whether a paper ever mentions it.
+"""What kind of data, family of method or setting a question is about (video, proteins,
+reinforcement learning, language models, non-convex objectives, …), and whether a paper ever
+mentions it.
 
 A near-miss question asks about a related paper's method on data it never touches ("… for
 video?" of an image method) or in a setting it never considers ("… in reinforcement learning
@@ -32,6 +33,13 @@ _GROUPS: dict[str, str] = {
     "language models": r"(?:m|v)?llms?|lms?|language models?|gpt\S*|chatgpt|chatbots?|llama\S*",
     "Bayesian methods": r"bayes\w*|posteriors?",
     "quantum computing": r"quantum",
+    # Settings and guarantees a theory paper states when it covers them.
+    "non-convex settings": r"non-?convex|nonconvex",
+    "function approximation": r"function approximat\w*",
+    "continuous state or action spaces": r"continuous[- ](?:state|action)s?",
+    "finite-sample guarantees": r"finite[- ]sample|non-?asymptotic",
+    "multi-agent settings": r"multi-?agent",
+    "differential privacy": r"differential(?:ly)? privacy|differentially private",
 }
 _PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GROUPS.items()}
 

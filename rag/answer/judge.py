@@ -26,6 +26,8 @@ from rag.text.normalize import content_stems
 # (wrong facts that reuse the words, other papers' claims) <= 1.29. The rules now catch the
 # wrong facts that reuse the words, so the gate only has to keep out unrelated sentences.
 LEXICAL_MIN = 0.95  # (near-)verbatim
+# Cosine alone: 0.92 before the rules caught reworded wrong facts; on the 501 calibration pairs
+# no unfaithful claim that passes the rules reaches 0.81, faithful rewrites often do.
 COSINE_MIN = 0.81
 COMBINED_MIN = 1.33
 

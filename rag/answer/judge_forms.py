@@ -1,8 +1,7 @@
 """One name written two ways in a claim and its evidence ("optimal transport" and "OT", "CNNs"
 and "convolutional neural networks", "state of the art" and "state-of-the-art", "fine-tuning"
-and "finetuning"): the claim is
-rewritten in the evidence's form before the rules compare words, so a spelled-out acronym is
-neither a new name nor an added superlative."""
+and "finetuning"): the claim is rewritten in the evidence's form before the rules compare
+words, so a spelled-out acronym is neither a new name nor an added superlative."""
 
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ def _key(acronym: str) -> str:
     return acronym.lower().removesuffix("s") if len(acronym) > 2 else acronym.lower()
 
 
-def _acronyms(text: str) -> dict[str, str]:
-    """Initials -> the acronym as written ("cnn" -> "CNNs")."""
+def acronyms(text: str) -> dict[str, str]:
+    """Initials -> the acronym as written ("cnn" -> "CNNs", "moe" -> "MoE")."""
     return {_key(m.group(0)): m.group(0) for m in _ACRONYM.finditer(text) if m.group(0).isalpha()}
 
 
@@ -71,7 +70,7 @@ def in_evidence_form(claim: str, evidence: str) -> tuple[str, str]:
     """(claim, evidence) with "state of the art" hyphenated in both, and the claim's spelled-out
     acronyms of the evidence (and its acronyms the evidence spells out) in the evidence's form."""
     claim, evidence = (_STATE_OF_THE_ART.sub("state-of-the-art", t) for t in (claim, evidence))
-    ev_acronyms = _acronyms(evidence)
+    ev_acronyms = acronyms(evidence)
     spans = [(s, e, ev_acronyms[k]) for s, e, k in _runs(claim) if k in ev_acronyms]
     ev_runs = {k: evidence[s:e] for s, e, k in _runs(evidence)}
     for m in _ACRONYM.finditer(claim):

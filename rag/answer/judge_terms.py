@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from rag.answer import lexicon
+from rag.answer.judge_forms import acronyms
 from rag.answer.judge_rules import opposites, stem_of
 from rag.answer.judge_text import Tok, stems, tokens
 
@@ -80,12 +81,7 @@ def _initials(toks: tuple[Tok, ...], longest: int) -> set[str]:
 
 def _acronyms(text: str) -> set[str]:
     """Acronyms of a text ("LLMs" -> "llm", "MoE" -> "moe")."""
-    out = set()
-    for t in tokens(text):
-        for part in t.raw.split("-"):
-            if sum(ch.isupper() for ch in part) >= 2 and part.isalpha():
-                out.add(part.lower().removesuffix("s"))
-    return out
+    return set(acronyms(text))
 
 
 def _spelled_out(toks: tuple[Tok, ...], acronyms: set[str]) -> set[int]:

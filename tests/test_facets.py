@@ -35,6 +35,7 @@ LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely ch
         ("What rate holds for nonconvex objectives?", "A rate for non-convex losses.", []),
         ("Does it extend to function approximation?", "Tabular MDPs are solved.", ["function approximation"]),
         ("Are there finite-sample guarantees?", "We give non-asymptotic bounds.", []),
+        ("Are there finite-sample guarantees?", "We give non asymptotic bounds.", []),  # spelled apart
     ],
 )
 def test_missing_facets(question: str, text: str, missing: list[str]) -> None:

@@ -34,11 +34,11 @@ _GROUPS: dict[str, str] = {
     "Bayesian methods": r"bayes\w*|posteriors?",
     "quantum computing": r"quantum",
     # Settings and guarantees a theory paper states when it covers them.
-    "non-convex settings": r"non-?convex|nonconvex",
+    "non-convex settings": r"non[- ]?convex",
     "function approximation": r"function approximat\w*",
     "continuous state or action spaces": r"continuous[- ](?:state|action)s?",
-    "finite-sample guarantees": r"finite[- ]sample|non-?asymptotic",
-    "multi-agent settings": r"multi-?agent",
+    "finite-sample guarantees": r"finite[- ]sample|non[- ]?asymptotic",
+    "multi-agent settings": r"multi[- ]?agent",
     "differential privacy": r"differential(?:ly)? privacy|differentially private",
 }
 _PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GROUPS.items()}

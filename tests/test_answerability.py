@@ -59,6 +59,21 @@ def test_on_theme(cosine: float, coverage: float, multi: bool, on_theme: bool) -
 
 
 @pytest.mark.parametrize(
+    ("cosine", "coverage", "missing", "lists"),
+    [
+        (MIN_COSINE, MULTI_MIN_COVERAGE, None, True),  # answers on its own
+        (MULTI_MIN_COSINE, MIN_COVERAGE, None, True),  # names the topic in a long sentence
+        (MULTI_MIN_COSINE, MIN_COVERAGE - 0.01, None, False),  # on the theme, but shares few terms
+        (MULTI_MIN_COSINE - 0.01, 1.0, None, False),
+        (0.9, 1.0, "a number", False),
+    ],
+)
+def test_a_deep_list_tail(cosine: float, coverage: float, missing: str | None, lists: bool) -> None:
+    f = Features(cosine=cosine, coverage=coverage, missing_detail=missing, score=1.0, multi=True)
+    assert f.lists() is lists
+
+
+@pytest.mark.parametrize(
     ("question", "subs"),
     [
         ("Which papers study quantization?", []),

@@ -1,6 +1,6 @@
 import pytest
 
-from rag.text.normalize import clean, match_form, normalize_markdown, numbers, sentence_spans
+from rag.text.normalize import clean, content_stems, match_form, normalize_markdown, numbers, sentence_spans
 
 
 def split(text: str) -> list[str]:
@@ -44,3 +44,11 @@ def test_markdown_normalised_but_original_kept() -> None:
 )
 def test_numbers(text: str, nums: set[str]) -> None:
     assert numbers(text) == nums
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("preconditioner", "preconditioning"), ("preconditioners", "preconditioned"), ("optimizer", "optimization")],
+)
+def test_word_forms_stem_together(a: str, b: str) -> None:
+    assert content_stems(a) == content_stems(b)

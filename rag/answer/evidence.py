@@ -83,6 +83,12 @@ class Features:
         """Close enough, with enough of the question's terms, to stand in a "which papers" list."""
         return self.cosine >= MULTI_MIN_COSINE and self.coverage >= MULTI_MIN_COVERAGE
 
+    def lists(self) -> bool:
+        """Far down a deep "which papers" pool: answers on its own, or is on the theme with as
+        much of the question's terms as a single-paper answer needs (a paper that names the
+        topic in passing, in a long sentence, is far from the question's vector)."""
+        return self.answerable() or (self.missing_detail is None and self.covers() and self.coverage >= MIN_COVERAGE)
+
     def answerable(self) -> bool:
         if self.missing_detail is not None:
             return False

@@ -261,7 +261,7 @@ def _listed(question_run: _Accepted, added: _Accepted, answers_alternative: bool
         return []
     out = _near_best(question_run)[:MULTI_MAX]
     # Further down the pool a paper must answer the question on its own, not only share its theme.
-    further = sorted((a for a in question_run if a[2].answerable()), key=lambda a: -a[2].score) if deep else []
+    further = sorted((a for a in question_run if a[2].lists()), key=lambda a: -a[2].score) if deep else []
     listed = {a[0].paper_id for a in out}
     for a in [*added, *further]:
         if a[0].paper_id not in listed:

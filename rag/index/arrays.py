@@ -30,7 +30,7 @@ from rag.index.chunks import Record
 log = logging.getLogger(__name__)
 
 FILES = ("records.json", "vectors.npy", "centroids.npy", "stems.json")
-FORMAT = 2
+FORMAT = 3  # 3: content stems are stemmed twice (rag/text/normalize.py)
 
 
 def folder(home: Path, collection: str, stamp: str) -> Path:

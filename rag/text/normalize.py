@@ -123,7 +123,11 @@ MEMO_CHARS = 1000
 
 def _stems(text: str) -> tuple[str, ...]:
     ws = [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
-    return tuple(_stemmer().stemWords(ws))
+    # Stemmed twice: Snowball strips one suffix of a stacked pair, so "preconditioner" and
+    # "preconditioning" would stem apart ("precondition" / "precondit"); stemming a stem is
+    # a no-op for most words and joins such pairs.
+    st = _stemmer()
+    return tuple(st.stemWords(st.stemWords(ws)))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -43,6 +43,11 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("Along which dimensions is the benchmark evaluated?", "", "", []),
         ("What embedding dimension is used?", "", "", ["a number"]),
         ("Who proposed the method?", "", "", []),
+        # a coined name is asked: beside the named thing when the paper names that thing
+        ("What are the names of the two algorithms?", "", "We develop two algorithms.", ["a name of algorithms"]),
+        ("What is the new loss called?", "", "Our loss is new.", ["a name of loss"]),
+        ("What are the two cooperating models called?", "", "", ["a name"]),
+        ("What name does the paper give to the drop?", "", "", ["a name"]),
     ],
 )
 def test_need_kinds(question: str, label: str, text: str, names: list[str]) -> None:
@@ -119,6 +124,8 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Which LLM achieves the highest score?", "", "", "GPT-4o is the best LLM overall.", "We evaluate 25 LLMs."),
         # "what is it built on" asks for a named thing
         ("What architecture is the encoder built on?", "", "", "The encoder is built on ViT-B/16.", "The encoder is built on a backbone."),
+        ("What are the names of the two algorithms?", "", "Two algorithms.", "We develop two algorithms, $\\texttt{PDI-CP}$ and JDI-CP.", "Our algorithms are fast and simple, unlike those in prior work on PDI-CP."),
+        ("What is the new loss called?", "", "A loss.", "We train with TimeFlow Loss.", "The loss is new; SGD fails."),
     ],
 )  # fmt: skip
 def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:

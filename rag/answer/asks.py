@@ -188,6 +188,47 @@ def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     return check
 
 
+# "what are the names of …", "what is the new loss called?": a coined name is asked.
+_NAME_ASK = re.compile(
+    r"\bnames?\s+(?:of|and)\b|\bwhat\s+name\b|\b(?:what|how)\b[^?]{0,100}?\b(?:called|named|dubbed|termed)(?=\s*[,?])",
+    re.I,
+)
+
+
+# The thing whose name is asked: "names of the two practical algorithms", "what is the loss … called".
+_NAMED_NOUN = re.compile(
+    r"\bnames?\s+of\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,3}?([a-z][\w-]*s)\b"
+    r"|\bwhat\s+(?:is|are|was|were)\s+(?:the|its|their)\s+(?:new\s+|novel\s+|proposed\s+)?(?!names?\b)([a-z][\w-]+)\b",
+    re.I,
+)
+
+
+def _name_near(noun: str, known: set[str]) -> Callable[[str], bool]:
+    """A coined name within a few words of `noun` ("two algorithms, PDI-CP and JDI-CP")."""
+    stems = set(content_stems(noun))
+    is_name = _names_other_than(known)
+
+    def check(sentence: str) -> bool:
+        tokens = re.findall(r"[\w.{}\\-]+", sentence)
+        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
+        at_name = [i for i, t in enumerate(tokens) if is_name(t)]
+        return any(abs(i - j) <= NUMBER_NEAR for i in at_noun for j in at_name)
+
+    return check
+
+
+def _name_need(question: str, whole: str, label: str, text: str) -> Need:
+    """A name is asked: one beside the named thing when the paper names that thing (it may
+    lead from anywhere), else any coined name, which only orders the evidence (an answer's
+    name may be plain words: "the curse of complexity")."""
+    known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
+    m = _NAMED_NOUN.search(question)
+    noun = (m.group(1) or m.group(2)) if m else None
+    if noun and noun.lower() not in _SKIP_NOUNS and _mentions(noun)(text):
+        return Need(f"a name of {noun}", _name_near(noun, known), required=False, specific=True)
+    return Need("a name", _names_other_than(known), required=False)
+
+
 # "which three kinds of …", "what are the four stages": a list of that many things is asked
 # (of two, no: "A and B" is in nearly every sentence, so it would point at none).
 _LIST_ASK = re.compile(
@@ -289,4 +330,6 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         baselines = m.group(1).lower().startswith("baseline")
         met = _any(named, _matches(_COMPARED)) if baselines else named
         out.append(Need(f"names of {m.group(1)}", met, specific=baselines))
+    elif _NAME_ASK.search(question):
+        out.append(_name_need(question, whole, label, text))
     return out

@@ -329,7 +329,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
         baselines = m.group(1).lower().startswith("baseline")
         met = _any(named, _matches(_COMPARED)) if baselines else named
-        out.append(Need(f"names of {m.group(1)}", met, specific=baselines))
+        out.append(Need(f"names of {m.group(1)}", met, specific=True))
     elif _NAME_ASK.search(question):
         out.append(_name_need(question, whole, label, text))
     return out

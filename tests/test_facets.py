@@ -32,6 +32,7 @@ LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely ch
         ("What speedup does it report?", IMAGE_PAPER, []),  # names no facet
         ("Which image datasets is it evaluated on?", "We evaluate on ImageNette and ImageNet-1K.", []),  # named by them
         ("Does it work on video?", "We evaluate on ImageNet and VideoMAE features.", []),
+        ("Does it work for LLaMA models?", "It runs a LLaMA-3.1 8B model.", []),  # a name is not split
         # settings and guarantees a theory paper states when it covers them
         ("What rate holds for non-convex objectives?", "We prove a rate for convex losses.", ["non-convex settings"]),
         ("What rate holds for nonconvex objectives?", "A rate for non-convex losses.", []),

@@ -72,7 +72,9 @@ _WHAT_MEASURE = re.compile(
     re.I,
 )
 _HOW_MUCH = re.compile(
-    r"\bhow\s+much\s+(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b", re.I
+    r"\bhow\s+much\s+(?:of\s+(?:the\s+|its\s+|their\s+)?)?"
+    r"(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b",
+    re.I,
 )
 _ASKS_RATE = re.compile(r"\b(?:rates?|exponents?|complexity|order)\b", re.I)
 # An order of growth answers a question about a rate without a number.
@@ -149,6 +151,10 @@ class Need:
     # Met only by a sentence about the very thing asked ("a number of annotators", "a list of
     # three"): such a sentence may lead from further down than one that merely has a number.
     specific: bool = False
+
+
+def _never(sentence: str) -> bool:
+    return False
 
 
 def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
@@ -296,17 +302,20 @@ def _asks_number_first(question: str) -> bool:
 
 def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     """What the evidence must contain for this question to be answered. `text` is the
-    paper's abstract: a thing the question counts must be named beside its number only if
-    the paper names it at all (otherwise the question paraphrases it). Only the asking part
-    of the question is read for what it asks."""
+    paper's abstract: a thing the question counts ("how many annotators") must be named beside
+    its number, and a paper that never names it cannot answer (measured on fresh questions:
+    more near misses refused than paraphrased counts lost). Only the asking part of the
+    question is read for what it asks."""
     whole, question = question, asked_part(question)
     out = [Need(ask.pattern, _matches(need)) for ask, need in DETAIL_ASKS if ask.search(question)]
     if _asks_number_first(question):
         has_number = _matches(_HAS_NUMBER)
-        nouns = [n for n in _quantities(question) if _mentions(n)(text)]
-        found = [Need(f"a number of {n}", _number_near(n), specific=True) for n in nouns] or [
-            Need("a number", has_number)
-        ]
+        asked = _quantities(question)
+        nouns = [n for n in asked if _mentions(n)(text)] if text else []
+        found = [Need(f"a number of {n}", _number_near(n), specific=True) for n in nouns]
+        if not found:
+            # A paper that never names what is counted ("how much memory") has no count of it.
+            found = [Need(f"a number of {asked[0]}", _never)] if asked and text else [Need("a number", has_number)]
         if _ASKS_RATE.search(question):  # "what convergence rate": "linear", "O(1/n)" answer it too
             found = [Need(n.name, _any(n.met_by, _matches(_RATE_FORM))) for n in found]
         out += found

@@ -47,8 +47,8 @@ _PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GRO
 def missing_facets(question: str, text: str) -> list[str]:
     """The data types and method families the question names that the paper's text never mentions."""
     # A name built from the word names the data too: "ImageNet" is images, "VideoMAE" video.
-    text = _CAMEL.sub(" ", text)
-    return [name for name, p in _PATTERNS.items() if p.search(question) and not p.search(text)]
+    parts = _CAMEL.sub(" ", text)
+    return [name for name, p in _PATTERNS.items() if p.search(question) and not (p.search(text) or p.search(parts))]
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

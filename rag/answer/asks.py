@@ -58,7 +58,7 @@ _ASKS_NUMBER = re.compile(
     r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
     # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
     r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
-    r"|speed-?up|exponent)s?|dimension))\b",
+    r"|speed-?up|exponent|bound)s?|dimension))\b",
     re.I,
 )
 
@@ -67,8 +67,10 @@ _ASKS_NUMBER = re.compile(
 # number of that thing, so one sentence has to hold both.
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*s)\b", re.I)
 _WHAT_MEASURE = re.compile(
-    r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?([a-z][\w-]*)\s+"
-    r"(?:size|count|degree|dimension|rate|ratio|budget|exponent)s?\b",
+    # "what decoding throughput speedup", "what cumulative regret bound": the counted thing is
+    # the word before the measure, after at most one more modifier.
+    r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+"
+    r"(?:size|count|degree|dimension|rate|ratio|budget|exponent|speed-?up|bound)s?\b",
     re.I,
 )
 _HOW_MUCH = re.compile(
@@ -76,7 +78,7 @@ _HOW_MUCH = re.compile(
     r"(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b",
     re.I,
 )
-_ASKS_RATE = re.compile(r"\b(?:rates?|exponents?|complexity|order)\b", re.I)
+_ASKS_RATE = re.compile(r"\b(?:rates?|exponents?|complexity|order|bounds?)\b", re.I)
 # An order of growth answers a question about a rate without a number.
 _RATE_FORM = re.compile(
     r"\b(?:sub|super)?linear(?:ly)?\b|\b(?:quadratic|cubic|exponential|polynomial|logarithmic)(?:ly)?\b"

@@ -30,6 +30,8 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         # the counted thing of a speedup or a bound, after one more modifier
         ("What decoding throughput speedup does it give?", "", "High throughput.", ["a number of throughput"]),
         ("What cumulative regret bound is proven?", "", "Low regret.", ["a number of regret"]),
+        ("What causes the collapse?", "", "", ["a cause", "a causal link"]),
+        ("What is the source of the data?", "", "", []),
         ("Which datasets was it evaluated on?", "FooNet", "", ["names of datasets"]),
         # head noun is 'tasks', not a named benchmark; a list of two is no useful shape
         ("Which two benchmark tasks are named in the evaluation?", "", "", []),
@@ -136,6 +138,9 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("What architecture is the encoder built on?", "", "", "The encoder is built on ViT-B/16.", "The encoder is built on a backbone."),
         ("What are the names of the two algorithms?", "", "Two algorithms.", "We develop two algorithms, $\\texttt{PDI-CP}$ and JDI-CP.", "Our algorithms are fast and simple, unlike those in prior work on PDI-CP."),
         ("What is the new loss called?", "", "A loss.", "We train with TimeFlow Loss.", "The loss is new; SGD fails."),
+        ("What causes the collapse?", "", "", "A spectral gap is the cause of the collapse.", "The collapse grows with depth."),
+        # "compared to baselines" names no baseline
+        ("Which baselines does it outperform?", "", "", "It outperforms best-of-N and self-repair.", "It scales better compared to baselines."),
         ("What regret bound does it prove?", "", "Regret.", "It has $\\tilde{O}(\\sqrt{T})$ regret.", "Regret is studied."),
     ],
 )  # fmt: skip

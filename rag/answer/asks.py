@@ -106,7 +106,8 @@ _ENTITY_ASK = re.compile(
 # "compared to best-of-N", "outperforms in-context learning", "better than fine-tuning".
 _COMPARED = re.compile(
     r"\b(?:compared\s+(?:to|with|against)|relative\s+to|outperform\w*|surpass\w*|beat\w*|than|versus|vs\.?)"
-    r"\s+(?:the\s+|a\s+|an\s+)?(?!(?:the|a|an|it|this|that|those|these|existing|previous|prior|other)\b)[\w$-]{3,}",
+    r"\s+(?:the\s+|a\s+|an\s+)?(?!(?:the|a|an|it|this|that|those|these|existing|previous|prior|other"
+    r"|baselines?|competitors?|alternatives?|methods?|approaches|others)\b)[\w$-]{3,}",
     re.I,
 )
 _ENTITY_VERB = re.compile(
@@ -203,6 +204,19 @@ _NAME_ASK = re.compile(
 )
 
 
+# "what causes X", "the cause of X": the sentence that says what causes it (few do) answers.
+_ASKS_CAUSE = re.compile(
+    r"\bwhat\s+(?:[\w-]+\s+){0,2}?(?:causes?|caused|drives?|is\s+responsible)\b|\b(?:cause|causes|root)\s+of\b",
+    re.I,
+)
+_CAUSE_WORD = re.compile(r"\bcaus(?:e|es|ed|ing)\b", re.I)
+_CAUSAL = re.compile(
+    r"\b(?:caus(?:e|es|ed|ing)|due\s+to|because|stems?\s+from|aris(?:e|es|ing)\s+from|attribut\w*\s+to"
+    r"|responsible\s+for|results?\s+from|root)\b",
+    re.I,
+)
+
+
 # The thing whose name is asked: "names of the two practical algorithms", "what is the loss … called".
 _NAMED_NOUN = re.compile(
     r"\bnames?\s+of\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,3}?([a-z][\w-]*s)\b"
@@ -291,7 +305,7 @@ def _quantities(question: str) -> list[str]:
     for pattern in (_HOW_MANY, _WHAT_MEASURE, _HOW_MUCH):
         for m in pattern.finditer(question):
             word = m.group(1).lower()
-            if word not in _SKIP_NOUNS and word not in _COMPARATIVES:
+            if word not in _SKIP_NOUNS and word not in _COMPARATIVES and content_stems(word):
                 out.append(m.group(1))
     return list(dict.fromkeys(out))
 
@@ -323,6 +337,11 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         out += found
     if _PERCENT.search(question):
         out.append(Need("a percentage", _matches(_HAS_PERCENT)))
+    if _ASKS_CAUSE.search(question):
+        # A sentence naming a cause leads from anywhere; one with another causal link ("arises
+        # from") only when close to the best.
+        out.append(Need("a cause", _matches(_CAUSE_WORD), required=False, specific=True))
+        out.append(Need("a causal link", _matches(_CAUSAL), required=False))
     if lm := _LIST_ASK.search(question):
         count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
         out.append(Need(f"a list of {count}", _lists(count), required=False, specific=True))

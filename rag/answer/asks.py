@@ -258,6 +258,13 @@ _LIST_ASK = re.compile(
     r"(?:[\w-]+\s+){0,2}?[\w-]+s\b",
     re.I,
 )
+# "which techniques did they try", "for which other schemes": several things are asked.
+_PLURAL_ASK = re.compile(
+    r"\b(?:which|what)\s+(?:other\s+|specific\s+|different\s+)?(?:[a-z][\w-]*\s+)?"
+    r"(?!papers\b|works\b|studies\b|articles\b|abstracts\b)([a-z][\w-]*[^s\W]s)\s+"
+    r"(?:did|do|does|are|were|can|could|is|was|have|has)\b",
+    re.I,
+)
 _COUNTS = {"three": 3, "four": 4, "five": 5, "six": 6}
 _COUNT_WORDS = {n: w for w, n in _COUNTS.items()}
 _ENUMERATOR = re.compile(r"\((?:\d|i{1,3}|iv|v|vi|[a-f])\)", re.I)
@@ -345,6 +352,8 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     if lm := _LIST_ASK.search(question):
         count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
         out.append(Need(f"a list of {count}", _lists(count), required=False, specific=True))
+    elif _PLURAL_ASK.search(question) and not _ENTITY_ASK.search(question):
+        out.append(Need("a list", lambda sentence: list_length(sentence) >= 3, required=False))
     m = _ENTITY_ASK.search(question)
     if m and _ENTITY_VERB.search(question) and not asks_own_noun(question[m.start() : m.start(1)]):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}

@@ -14,10 +14,12 @@ from rag.answer.evidence import (
     Features,
     alternatives,
     asks_for_papers,
+    features,
     is_multi,
 )
 from rag.answer.extractive import _listed
-from rag.types import Hit
+from rag.index.vocabulary import Vocabulary
+from rag.types import Hit, Paper
 
 
 @pytest.mark.parametrize(
@@ -173,3 +175,17 @@ def test_a_deep_list_keeps_every_paper_that_answers_and_one_quote_past_the_first
 def test_a_deep_list_is_capped() -> None:
     whole = _run(*[(f"a{i}", 0.6, 0.5, 1.0) for i in range(LIST_MAX + 5)])
     assert len(_listed(whole, [], False, deep=True)) == LIST_MAX
+
+
+def test_a_list_question_frame_words_no_candidate_uses_do_not_count() -> None:
+    papers = {
+        "p1": Paper(paper_id="p1", source="s", position=1, label="A", abstract="Noisy labels hurt training."),
+        "p2": Paper(paper_id="p2", source="s", position=2, label="B", abstract="A sampler for diffusion models."),
+    }
+    vocab = Vocabulary(papers)
+    question = "Which papers look at what happens when training labels are noisy?"
+    hit = Hit(paper_id="p1", label="A", score=1.0, best_cosine=0.5)
+    plain = features(question, hit, ["Noisy labels hurt training."], vocab, multi=True)
+    attainable = vocab.paper_stems["p1"] | vocab.paper_stems["p2"]
+    fair = features(question, hit, ["Noisy labels hurt training."], vocab, multi=True, attainable=attainable)
+    assert plain.coverage < fair.coverage == 1.0

@@ -51,9 +51,7 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.81,  # measured 0.833
-    "refusal_f1": 0.86,  # 0.875
-    "set_recall": 0.75,  # 0.786
+    "fact_recall": 0.81,  # measured 0.837
 }
 FLOORS_SCALE: dict[str, float] = {
     "fact_recall": 0.79,  # measured 0.816

@@ -202,8 +202,13 @@ def features(
     paper_text: str = "",
     followup: bool = False,
     multi: bool = False,
+    attainable: set[str] | None = None,
 ) -> Features:
+    """`attainable`: the stems some candidate paper uses; a list question's words that none
+    uses (its frame: "look at", "make use of", "stress") are not held against any paper."""
     terms = question_terms(question)
+    if attainable is not None and any(t in attainable for t in terms):
+        terms = [t for t in terms if t in attainable]
     have = vocab.paper_stems.get(hit.paper_id, set())
     weights = {t: vocab.idf(t) for t in terms}
     total = sum(weights.values()) or 1.0

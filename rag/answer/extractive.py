@@ -191,6 +191,8 @@ def _accept(
     n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
     candidates = r.hits[:n]
     ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
+    stems = snap.vocabulary.paper_stems
+    attainable = set().union(*(stems.get(h.paper_id, set()) for h in candidates)) if multi and candidates else None
     accepted: _Accepted = []
     for h in candidates:
         ev = select_evidence(
@@ -212,6 +214,7 @@ def _accept(
             paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
             followup=bool(focus) and bar.lenient,
             multi=multi,
+            attainable=attainable,
         )
         why.append(f"answerability {h.paper_id}: {f}")
         if bar.accepts(f, question, h.label, multi):

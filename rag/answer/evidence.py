@@ -29,8 +29,10 @@ MULTI_MIN_COSINE = 0.33  # a further paper of such a list, with that coverage (t
 MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
 MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answer on their own
 # A "which papers" list: candidates looked at, and papers listed (a conference has dozens per topic).
-LIST_POOL = 40
-LIST_MAX = 40
+LIST_POOL = 80
+LIST_MAX = 60
+# The leading candidates whose words a list question is held to (a deeper pool uses every word).
+ATTAINABLE_POOL = 40
 # Evidence selection (tuned on eval/dev.jsonl for gold-sentence recall).
 EVIDENCE_MAX = 3
 EVIDENCE_LAMBDA = 1.0

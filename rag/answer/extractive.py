@@ -11,6 +11,7 @@ from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
+    ATTAINABLE_POOL,
     EVIDENCE_MARGIN,
     EVIDENCE_MAX,
     LIST_MAX,
@@ -192,7 +193,11 @@ def _accept(
     candidates = r.hits[:n]
     ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
     stems = snap.vocabulary.paper_stems
-    attainable = set().union(*(stems.get(h.paper_id, set()) for h in candidates)) if multi and candidates else None
+    attainable = (
+        set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))
+        if multi and candidates
+        else None
+    )
     accepted: _Accepted = []
     for h in candidates:
         ev = select_evidence(

@@ -32,6 +32,14 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("What cumulative regret bound is proven?", "", "Low regret.", ["a number of regret"]),
         ("What causes the collapse?", "", "", ["a cause", "a causal link"]),
         ("What is the source of the data?", "", "", []),
+        # a relative "where" opens no question: the count is still what is asked
+        (
+            "In settings where rewards are hidden, across how many benchmarks did it win?",
+            "",
+            "Benchmarks.",
+            ["a number of benchmarks"],
+        ),
+        ("By what factor is it faster?", "", "", ["a number"]),
         # several things asked without a count: a list leads when close to the best
         ("Which techniques did the study try?", "", "", ["a list"]),
         ("For which other sketching schemes does it hold?", "", "", ["a list"]),
@@ -256,6 +264,7 @@ def test_baselines_are_named_by_a_comparison(sentence: str, met: bool) -> None:
             "what two elements do the algorithms rest on?",
         ),
         ("Summarise the method.", "Summarise the method."),
+        ("When rewards are hidden, across how many tasks does it win?", "how many tasks does it win?"),
     ],
 )
 def test_ask_clause(question: str, clause: str) -> None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.answer.clauses import asked_part, asks_own_noun
+from rag.answer.clauses import ask_clause, asked_part, asks_own_noun
 from rag.answer.names import NAME
 from rag.text.normalize import content_stems
 
@@ -318,8 +318,11 @@ def _quantities(question: str) -> list[str]:
 
 
 def _asks_number_first(question: str) -> bool:
-    wh = _FIRST_WH.search(question)
-    m = _ASKS_NUMBER.search(question)
+    # The clause that asks: a relative "where"/"when" before it ("… learning where rewards
+    # are hidden, across how many benchmarks …?") opens no question.
+    start = max(0, len(question.rstrip()) - len(ask_clause(question)))
+    wh = _FIRST_WH.search(question, start)
+    m = next((m for m in _ASKS_NUMBER.finditer(question) if m.end() > start), None)
     return m is not None and (wh is None or m.start() <= wh.start() + 1)
 
 

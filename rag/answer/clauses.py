@@ -6,7 +6,10 @@ import re
 
 _ANY_WH = re.compile(r"\b(?:what|which|how|why|who|whom|whose|when|where)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.:;?!])\s+")
-_OPENS = re.compile(r"[,:;]\s*(?:(?:and|or|but|so)\s+)?(?:(?:at|in|on|for|from|by|with|to|of)\s+)?$", re.I)
+_OPENS = re.compile(
+    r"[,:;]\s*(?:(?:and|or|but|so)\s+)?(?:(?:at|in|on|for|from|by|with|to|of|across|over|under|among|between|within|into|through|during|against|after|before)\s+)?$",
+    re.I,
+)
 
 
 def ask_clause(question: str) -> str:

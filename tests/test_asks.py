@@ -4,8 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rag.answer.asks import list_length, needs
+from rag.answer.asks import needs
 from rag.answer.clauses import ask_clause, asked_part
+from rag.answer.counts import list_length
 from rag.answer.names import unknown_names
 
 ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."

@@ -1,0 +1,198 @@
+"""Asks for a number or a list: what a question counts, and whether a sentence has it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.answer.clauses import ask_clause
+from rag.answer.need import Need, any_of, matches, mentions, never
+from rag.text.normalize import content_stems
+
+_NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
+# A quantity, not a digit inside a name ("GSM8K", "GPT-4", "FlashAttention-2" count nothing).
+_HAS_NUMBER = re.compile(r"(?<![A-Za-z])(?<![A-Za-z]-)\d|" + _NUMBER_WORDS, re.I)
+
+_ASKS_NUMBER = re.compile(
+    r"\b(?:how many|how much|how large|how big|what (?:percentage|percent|fraction|number|size|proportion)"
+    r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
+    # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
+    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
+    r"|speed-?up|exponent|bound)s?|dimension))\b",
+    re.I,
+)
+
+
+# "how many annotators", "what codebook size", "how much memory": the number must be a
+# number of that thing, so one sentence has to hold both.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*s)\b", re.I)
+_WHAT_MEASURE = re.compile(
+    # "what decoding throughput speedup", "what cumulative regret bound": the counted thing is
+    # the word before the measure, after at most one more modifier.
+    r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+"
+    r"(?:size|count|degree|dimension|rate|ratio|budget|exponent|speed-?up|bound)s?\b",
+    re.I,
+)
+_HOW_MUCH = re.compile(
+    r"\bhow\s+much\s+(?:of\s+(?:the\s+|its\s+|their\s+)?)?"
+    r"(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b",
+    re.I,
+)
+_ASKS_RATE = re.compile(r"\b(?:rates?|exponents?|complexity|order|bounds?)\b", re.I)
+# An order of growth answers a question about a rate without a number.
+_RATE_FORM = re.compile(
+    r"\b(?:sub|super)?linear(?:ly)?\b|\b(?:quadratic|cubic|exponential|polynomial|logarithmic)(?:ly)?\b"
+    r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root",
+    re.I,
+)
+_PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)
+_HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
+SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
+_COMPARATIVES = {
+    "more",
+    "less",
+    "cheaper",
+    "faster",
+    "better",
+    "larger",
+    "smaller",
+    "higher",
+    "lower",
+    "greater",
+    "fewer",
+    "longer",
+    "shorter",
+    "bigger",
+    "easier",
+    "harder",
+    "stronger",
+    "weaker",
+    "worse",
+}
+# The main ask is the question's first wh-word: "which quantity … how much each …" asks a name.
+_FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", re.I)
+
+
+NUMBER_NEAR = 4  # words between a number and the thing it counts ("8 different tasks")
+
+
+def _number_near(noun: str) -> Callable[[str], bool]:
+    """A number within a few words of `noun` ("6,658 questions", "saves over 6 months")."""
+    stems = set(content_stems(noun))
+
+    def check(sentence: str) -> bool:
+        tokens = re.findall(r"[\w.,%-]+", sentence)
+        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
+        at_number = [i for i, t in enumerate(tokens) if _HAS_NUMBER.search(t)]
+        return any(abs(i - j) <= NUMBER_NEAR for i in at_noun for j in at_number)
+
+    return check
+
+
+# "which three kinds of …", "what are the four stages": a list of that many things is asked
+# (of two, no: "A and B" is in nearly every sentence, so it would point at none).
+_LIST_ASK = re.compile(
+    r"\b(?:which|what|name|list)\b(?:\s+(?:are|were|is|was))?(?:\s+the)?\s+(three|four|five|six|[3-6])\s+"
+    r"(?:[\w-]+\s+){0,2}?[\w-]+s\b",
+    re.I,
+)
+_COUNTS = {"three": 3, "four": 4, "five": 5, "six": 6}
+_COUNT_WORDS = {n: w for w, n in _COUNTS.items()}
+_ENUMERATOR = re.compile(r"\((?:\d|i{1,3}|iv|v|vi|[a-f])\)", re.I)
+LIST_ITEM_WORDS = 5  # an item of an enumeration is a short phrase
+_JOINS = re.compile(r"\b(?:and|or)\b", re.I)
+_LIST_SPAN = re.compile(r"[;:()\u2014\u2013]|\s-{1,3}\s|---?")
+
+
+def list_length(sentence: str) -> int:
+    """The longest enumeration in a sentence: "(1) … (2) …", "A, B, and C", "A, B and C",
+    "A and B". Inside one span between dashes, colons, semicolons or brackets, a list is a run
+    of short comma-separated items closed by "and"/"or": "X, yet Y and Z" joins clauses, and a
+    trailing "…, representing Z" does not end one."""
+    best = max(1, len(_ENUMERATOR.findall(sentence)))
+    for span in _LIST_SPAN.split(sentence):
+        pieces = [p.split() for p in span.split(",")]
+        best = max(best, 2 if _JOINS.search(span) else 1)
+        for i in range(len(pieces)):
+            for j in range(i + 1, len(pieces)):
+                words = [w.lower() for w in pieces[j]]
+                joint = next((k for k, w in enumerate(words) if w in ("and", "or")), None)
+                if joint == 0:  # "…, and C"
+                    best = max(best, j - i + 1)
+                    break
+                if joint is not None and joint <= LIST_ITEM_WORDS:  # "…, B and C"
+                    best = max(best, j - i + 2)
+                    break
+                if not words or len(words) > LIST_ITEM_WORDS:
+                    break
+    return best
+
+
+def _lists(count: int) -> Callable[[str], bool]:
+    said = re.compile(rf"\b(?:{_COUNT_WORDS[count]}|{count})\b", re.I)  # "three hierarchical levels: …"
+    return lambda sentence: list_length(sentence) >= count or said.search(sentence) is not None
+
+
+# "which techniques did they try", "for which other schemes": several things are asked.
+_PLURAL_ASK = re.compile(
+    r"\b(?:which|what)\s+(?:other\s+|specific\s+|different\s+)?(?:[a-z][\w-]*\s+)?"
+    r"(?!papers\b|works\b|studies\b|articles\b|abstracts\b)([a-z][\w-]*[^s\W]s)\s+"
+    r"(?:did|do|does|are|were|can|could|is|was|have|has)\b",
+    re.I,
+)
+
+
+def _quantities(question: str) -> list[str]:
+    """The things a number is asked of ("how many annotators … and how many tasks")."""
+    out = []
+    for pattern in (_HOW_MANY, _WHAT_MEASURE, _HOW_MUCH):
+        for m in pattern.finditer(question):
+            word = m.group(1).lower()
+            if word not in SKIP_NOUNS and word not in _COMPARATIVES and content_stems(word):
+                out.append(m.group(1))
+    return list(dict.fromkeys(out))
+
+
+def _asks_number_first(question: str) -> bool:
+    # The clause that asks: a relative "where"/"when" before it ("… learning where rewards
+    # are hidden, across how many benchmarks …?") opens no question.
+    start = max(0, len(question.rstrip()) - len(ask_clause(question)))
+    wh = _FIRST_WH.search(question, start)
+    m = next((m for m in _ASKS_NUMBER.finditer(question) if m.end() > start), None)
+    return m is not None and (wh is None or m.start() <= wh.start() + 1)
+
+
+def number_needs(question: str, text: str) -> list[Need]:
+    """A number asked for ("how many annotators", "what codebook size", "by what percentage").
+    `text` is the paper's abstract: a thing the question counts must be named beside its
+    number, and a paper that never names it cannot answer (measured on fresh questions: more
+    near misses refused than paraphrased counts lost)."""
+    out: list[Need] = []
+    if _asks_number_first(question):
+        asked = _quantities(question)
+        nouns = [n for n in asked if mentions(n)(text)] if text else []
+        found = [Need(f"a number of {n}", _number_near(n), specific=True) for n in nouns]
+        if not found:
+            # A paper that never names what is counted ("how much memory") has no count of it.
+            found = (
+                [Need(f"a number of {asked[0]}", never)] if asked and text else [Need("a number", matches(_HAS_NUMBER))]
+            )
+        if _ASKS_RATE.search(question):  # "what convergence rate": "linear", "O(1/n)" answer it too
+            found = [Need(n.name, any_of(n.met_by, matches(_RATE_FORM))) for n in found]
+        out += found
+    if _PERCENT.search(question):
+        out.append(Need("a percentage", matches(_HAS_PERCENT)))
+    return out
+
+
+def list_needs(question: str, *, names_asked: bool) -> list[Need]:
+    """A list asked for: of a given length ("which three kinds of …"; its sentence leads from
+    anywhere), or of several things ("which techniques did they try"; leads when close).
+    Neither refuses: a paraphrased answer may not have the shape. `names_asked`: the question
+    asks for named things, which their own need orders."""
+    if lm := _LIST_ASK.search(question):
+        count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
+        return [Need(f"a list of {count}", _lists(count), required=False, specific=True)]
+    if _PLURAL_ASK.search(question) and not names_asked:
+        return [Need("a list", lambda sentence: list_length(sentence) >= 3, required=False)]
+    return []

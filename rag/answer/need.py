@@ -1,0 +1,45 @@
+"""What one evidence sentence must contain for a question to be answered (`Need`), and the
+small sentence tests needs are built from."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rag.text.normalize import content_stems
+
+
+@dataclass(frozen=True)
+class Need:
+    """Something one evidence sentence must contain for the question to be answered."""
+
+    name: str
+    met_by: Callable[[str], bool]
+    # A need that only orders the evidence (the sentence meeting it leads) and never refuses:
+    # its test is a shape ("a list of three"), which a paraphrased answer may lack.
+    required: bool = True
+    # Met only by a sentence about the very thing asked ("a number of annotators", "a list of
+    # three"): such a sentence may lead from further down than one that merely has a number.
+    specific: bool = False
+
+
+def never(sentence: str) -> bool:
+    return False
+
+
+def matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda sentence: pattern.search(sentence) is not None
+
+
+def all_of(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda sentence: all(c(sentence) for c in checks)
+
+
+def mentions(word: str) -> Callable[[str], bool]:
+    stems = set(content_stems(word))
+    return lambda sentence: bool(stems) and stems <= set(content_stems(sentence))
+
+
+def any_of(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda sentence: any(c(sentence) for c in checks)

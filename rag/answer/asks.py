@@ -7,10 +7,9 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import asked_part, asks_own_noun
-from rag.answer.counts import NUMBER_NEAR, SKIP_NOUNS, list_needs, number_needs
+from rag.answer.counts import SKIP_NOUNS, list_needs, number_needs
 from rag.answer.names import NAME
-from rag.answer.need import Need, all_of, any_of, matches, mentions
-from rag.text.normalize import content_stems
+from rag.answer.need import Need, all_of, any_of, matches, mentions, near
 
 # What a question asks for -> what the evidence must then contain. General, not per paper.
 DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
@@ -119,18 +118,13 @@ _NAMED_NOUN = re.compile(
 )
 
 
+# A word of a sentence, LaTeX-wrapped names included ("$\\texttt{PDI-CP}$").
+_NAME_TOKEN = re.compile(r"[\w.{}\\-]+")
+
+
 def _name_near(noun: str, known: set[str]) -> Callable[[str], bool]:
     """A coined name within a few words of `noun` ("two algorithms, PDI-CP and JDI-CP")."""
-    stems = set(content_stems(noun))
-    is_name = _names_other_than(known)
-
-    def check(sentence: str) -> bool:
-        tokens = re.findall(r"[\w.{}\\-]+", sentence)
-        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
-        at_name = [i for i, t in enumerate(tokens) if is_name(t)]
-        return any(abs(i - j) <= NUMBER_NEAR for i in at_noun for j in at_name)
-
-    return check
+    return near(noun, _names_other_than(known), _NAME_TOKEN)
 
 
 def _name_need(question: str, whole: str, label: str, text: str) -> Need:
@@ -156,8 +150,8 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         # from") only when close to the best.
         out.append(Need("a cause", matches(_CAUSE_WORD), required=False, specific=True))
         out.append(Need("a causal link", matches(_CAUSAL), required=False))
-    out += list_needs(question, names_asked=_ENTITY_ASK.search(question) is not None)
     m = _ENTITY_ASK.search(question)
+    out += list_needs(question, names_asked=m is not None)
     if m and _ENTITY_VERB.search(question) and not asks_own_noun(question[m.start() : m.start(1)]):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
         # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import ask_clause
-from rag.answer.need import Need, any_of, matches, mentions, never
+from rag.answer.need import Need, any_of, matches, mentions, near, never
 from rag.text.normalize import content_stems
 
 _NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
@@ -73,20 +73,12 @@ _COMPARATIVES = {
 _FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", re.I)
 
 
-NUMBER_NEAR = 4  # words between a number and the thing it counts ("8 different tasks")
+_NUMBER_TOKEN = re.compile(r"[\w.,%-]+")
 
 
 def _number_near(noun: str) -> Callable[[str], bool]:
     """A number within a few words of `noun` ("6,658 questions", "saves over 6 months")."""
-    stems = set(content_stems(noun))
-
-    def check(sentence: str) -> bool:
-        tokens = re.findall(r"[\w.,%-]+", sentence)
-        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
-        at_number = [i for i, t in enumerate(tokens) if _HAS_NUMBER.search(t)]
-        return any(abs(i - j) <= NUMBER_NEAR for i in at_noun for j in at_number)
-
-    return check
+    return near(noun, lambda t: _HAS_NUMBER.search(t) is not None, _NUMBER_TOKEN)
 
 
 # "which three kinds of …", "what are the four stages": a list of that many things is asked

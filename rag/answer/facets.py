@@ -41,6 +41,8 @@ _GROUPS: dict[str, str] = {
     "multi-agent settings": r"multi[- ]?agent",
     "differential privacy": r"differential(?:ly)? privacy|differentially private",
 }
+# A lowercase letter before a capital: the seam of a compound name ("Image|Net").
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GROUPS.items()}
 
 
@@ -49,6 +51,3 @@ def missing_facets(question: str, text: str) -> list[str]:
     # A name built from the word names the data too: "ImageNet" is images, "VideoMAE" video.
     parts = _CAMEL.sub(" ", text)
     return [name for name, p in _PATTERNS.items() if p.search(question) and not (p.search(text) or p.search(parts))]
-
-
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

@@ -43,3 +43,20 @@ def mentions(word: str) -> Callable[[str], bool]:
 
 def any_of(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
     return lambda sentence: any(c(sentence) for c in checks)
+
+
+NEAR_WORDS = 4  # words between a thing and what is asked of it ("8 different tasks")
+
+
+def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str]) -> Callable[[str], bool]:
+    """A token passing `test` within `NEAR_WORDS` words of `noun` ("6,658 questions", "two
+    algorithms, PDI-CP and JDI-CP"); `token` says what a word is."""
+    stems = set(content_stems(noun))
+
+    def check(sentence: str) -> bool:
+        tokens = token.findall(sentence)
+        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
+        at_test = [i for i, t in enumerate(tokens) if test(t)]
+        return any(abs(i - j) <= NEAR_WORDS for i in at_noun for j in at_test)
+
+    return check

@@ -50,11 +50,9 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
     "errors": (0.0, False),
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
-FLOORS_57: dict[str, float] = {
-    "fact_recall": 0.81,  # measured 0.837
-}
+FLOORS_57: dict[str, float] = {}
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.79,  # measured 0.820
+    "fact_recall": 0.81,  # measured 0.842
     "set_recall": 0.72,  # 0.750
 }
 

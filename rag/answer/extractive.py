@@ -12,15 +12,11 @@ from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     ATTAINABLE_POOL,
-    EVIDENCE_MARGIN,
-    EVIDENCE_MAX,
     LIST_MAX,
     LIST_POOL,
     MIN_COSINE,
-    MULTI_CONTRIBUTION_BONUS,
     MULTI_MAX,
     MULTI_RATIO,
-    MULTI_SENTENCES,
     WEAK_COSINE,
     Features,
     alternatives,
@@ -28,10 +24,16 @@ from rag.answer.evidence import (
     features,
     is_multi,
     is_referring,
-    select_evidence,
 )
 from rag.answer.language import language_note
 from rag.answer.question import check_question
+from rag.answer.selection import (
+    EVIDENCE_MARGIN,
+    EVIDENCE_MAX,
+    MULTI_CONTRIBUTION_BONUS,
+    MULTI_SENTENCES,
+    select_evidence,
+)
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Hit, Query, SentenceCheck, Source
 
@@ -210,6 +212,7 @@ def _accept(
             contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
             keep_margin=None if len(candidates) == 1 else EVIDENCE_MARGIN,
             ask_vec=ask_vec,
+            by_position=len(candidates) == 1 and not multi,
         )
         f = features(
             question,

@@ -1,0 +1,202 @@
+"""Evidence selection: the sentences of one paper that answer the question, the answer first."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from rag.answer.asks import needs
+from rag.answer.clauses import ask_clause
+from rag.index.chunks import Record
+from rag.retrieval.retriever import Retriever
+from rag.text.guard import flag_of
+from rag.text.normalize import content_stems
+from rag.types import Paper
+
+# Evidence selection (tuned on eval/dev.jsonl for gold-sentence recall).
+EVIDENCE_MAX = 3
+EVIDENCE_LAMBDA = 1.0
+# The ask clause of the question (see asks.ask_clause) weighs again, by cosine and by terms:
+# the asked-for fact is rarely in the sentences that match the question's description of the
+# paper (tuned on eval/dev.jsonl and eval/dev_corpus.jsonl for answer focus).
+ASK_GAMMA = 1.0
+ASK_LAMBDA = 1.0
+EVIDENCE_MARGIN = 0.6
+NEED_MARGIN = 0.35  # a sentence with the asked-for detail leads if this close to the best
+# In "which papers" answers: sentences per paper, and the bonus for saying what the paper does.
+MULTI_SENTENCES = 2
+MULTI_CONTRIBUTION_BONUS = 0.3
+# Abstracts open with the field's background and state their own findings later: an asked-for
+# fact is rarely in the first sentences (on eval/dev.jsonl and our scratch sets, 2% of the
+# sentences in an abstract's first fifth hold one, 23-32% from the middle on). A one-paper
+# answer ranks by this mild prior too (tuned on dev). Not a list: its quote says what the paper
+# is about, which the opening often does best.
+OPENING_PENALTY = 0.4
+POSITION_WEIGHT = 0.3
+
+
+def question_terms(question: str) -> list[str]:
+    skip = {
+        "paper",
+        "work",
+        "author",
+        "propos",
+        "introduc",
+        "studi",
+        "method",
+        "approach",
+        "result",
+        "show",
+        "main",
+        "key",
+        "specif",
+        "exact",
+        "particular",
+        "describ",
+        "explain",
+        "achiev",
+        "report",
+        "claim",
+    }
+    return [s for s in dict.fromkeys(content_stems(question)) if s not in skip]
+
+
+# A sentence that says what the paper itself does ("we propose…", "this paper shows…").
+_CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
+
+
+# Where the code lives ("The code is available at https://…") answers no question but one
+# about the code: its words match a question about the method's name, so it is kept out of
+# the evidence unless the question asks for code, data or a link.
+_URL = re.compile(r"(?:https?://|\bwww\.)\S+|\b\S+\.(?:com|org|io|net)/\S*", re.I)
+_AVAILABILITY = re.compile(
+    r"\bopen[- ]sourc(?:e|ed|ing) (?:our|the)\b"
+    r"|\b(?:code|codes|implementations?|models?|data|datasets?|weights|checkpoints)\b[^.]{0,60}?"
+    r"\b(?:(?:is|are|will be|has been|have been) (?:made )?(?:publicly |freely |openly )?(?:available|released)"
+    r"|open[- ]sourced)(?:\s+(?:at|on|from|via|here|soon|upon|after)\b[^.]*)?\s*[.:]?\s*$",
+    re.I,
+)
+_ASKS_AVAILABILITY = re.compile(
+    r"\b(?:code|github|repositor(?:y|ies)|open[- ]sourc\w*|available|availability|releas\w*|link|url|download\w*)\b",
+    re.I,
+)
+_LINK_ONLY_WORDS = 12  # a sentence this short once its link is gone is there for the link
+
+
+def is_availability(sentence: str) -> bool:
+    """The sentence says where the code, data or models can be had (and little else)."""
+    bare = _URL.sub("", sentence)
+    if _AVAILABILITY.search(bare.strip()):
+        return True
+    return bare != sentence and len(bare.split()) <= _LINK_ONLY_WORDS
+
+
+def select_evidence(
+    question: str,
+    paper: Paper,
+    retriever: Retriever,
+    qv: np.ndarray,
+    *,
+    max_sentences: int = EVIDENCE_MAX,
+    contribution_bonus: float = 0.0,
+    keep_margin: float | None = EVIDENCE_MARGIN,
+    ask_vec: np.ndarray | None = None,
+    by_position: bool = False,
+) -> list[tuple[str, str, float]]:
+    """Best sentences of one paper for the question: (chunk_id, quote, score), the answer first.
+
+    `keep_margin=None` keeps `max_sentences` whatever their scores: a single-paper answer
+    quotes up to three sentences, because the asked-for fact is often in the runner-up.
+    `by_position`: the sentences are ranked with the prior by position too (see
+    `OPENING_PENALTY`); a sentence meeting what the question asks for is chosen without it.
+    """
+    nodes = _evidence_nodes(paper, retriever)
+    if not nodes:
+        return []
+    scored = _scored(question, nodes, retriever, qv, contribution_bonus, ask_vec)
+    content = {x[0]: x[2] for x in scored}
+    if by_position:
+        prior = _position_prior(nodes)
+        scored = sorted(((i, q, s + prior[i]) for i, q, s in scored), key=lambda x: -x[2])
+    # A question asking for a number or a detail is answered only by sentences that have
+    # it, if such a sentence is reasonably on topic: the best one for each ask leads.
+    top = max(content.values())
+    promoted: list[tuple[str, str, float]] = []
+    for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
+        meeting = sorted((x for x in scored if need.met_by(x[1])), key=lambda x: -content[x[0]])
+        # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
+        # sentence about the very thing asked (a number of annotators, a list of three) answers
+        # it wherever it ranks.
+        margin = math.inf if need.specific else EVIDENCE_MARGIN if k else NEED_MARGIN
+        if meeting and content[meeting[0][0]] >= top - margin and meeting[0] not in promoted:
+            promoted.append(meeting[0])
+    scored = promoted + [x for x in scored if x not in promoted]
+    best = scored[0][2]
+    floor = best - keep_margin if keep_margin is not None else -math.inf
+    chosen = [scored[0]] + [x for x in scored[1:max_sentences] if x[2] >= floor]
+    # The answer leads (what best tools do: the asked-for fact first); context follows in
+    # the abstract's order.
+    order = {n.node_id: i for i, n in enumerate(nodes)}
+    lead = promoted or chosen[:1]
+    return lead + sorted((x for x in chosen if x not in lead), key=lambda x: order[x[0]])
+
+
+def _position_prior(nodes: list[Record]) -> dict[str, float]:
+    last = max(1, len(nodes) - 1)
+    return {n.node_id: POSITION_WEIGHT * i / last - (OPENING_PENALTY if i == 0 else 0.0) for i, n in enumerate(nodes)}
+
+
+def _evidence_nodes(paper: Paper, retriever: Retriever) -> list[Record]:
+    """The paper's sentences that may be evidence, in the abstract's order."""
+    snap = retriever.snapshot
+    # Sentences flagged at ingest as instructions to an assistant are never evidence: the
+    # support judge would accept them (they are in the cited paper), so they are dropped here.
+    return [n for n in snap.by_paper.get(paper.paper_id, []) if not flag_of(n.metadata, snap.quote(n.node_id))]
+
+
+def _scored(
+    question: str,
+    nodes: list[Record],
+    retriever: Retriever,
+    qv: np.ndarray,
+    contribution_bonus: float,
+    ask_vec: np.ndarray | None,
+) -> list[tuple[str, str, float]]:
+    """(chunk_id, quote, score), best first. Score = cosine + overlap with the question's
+    terms, each term weighted by its rarity *within this paper*: words that identify the paper
+    (they recur in all its sentences) say little about which sentence answers, words of the
+    actual ask do. The ask clause (`ask_vec` is its embedding) counts again, by cosine and by
+    its terms."""
+    snap = retriever.snapshot
+    # Left out as candidates only: the within-paper term weights stay those of the whole abstract.
+    links = (
+        set()
+        if _ASKS_AVAILABILITY.search(question)
+        else {n.node_id for n in nodes if is_availability(snap.quote(n.node_id))}
+    )
+    if len(links) == len(nodes):
+        links = set()
+    vectors = retriever.sentence_vectors([n.node_id for n in nodes])
+    cos = vectors @ qv + (ASK_GAMMA * (vectors @ ask_vec) if ask_vec is not None else 0.0)
+    q = set(question_terms(question))
+    ask = set(question_terms(ask_clause(question))) if ask_vec is not None else set()
+    stems = [set(content_stems(n.get_content())) for n in nodes]
+    df = {t: sum(t in s for s in stems) for t in q | ask}
+    w = {t: math.log((len(nodes) + 1) / (df[t] + 0.5)) for t in q | ask if df[t]}
+    total = sum(w.get(t, 0.0) for t in q) or 1.0
+    ask_total = sum(w.get(t, 0.0) for t in ask) or 1.0
+    scored: list[tuple[str, str, float]] = []
+    seen: set[str] = set()
+    for node, c, st in zip(nodes, cos, stems, strict=False):
+        quote = snap.quote(node.node_id)
+        if quote in seen or node.node_id in links:  # a long sentence split in pieces is one quote
+            continue
+        seen.add(quote)
+        overlap = sum(w.get(t, 0.0) for t in q & st) / total
+        overlap += ASK_LAMBDA * sum(w.get(t, 0.0) for t in ask & st) / ask_total
+        bonus = contribution_bonus if _CONTRIBUTION.search(quote) else 0.0
+        scored.append((node.node_id, quote, float(c) + EVIDENCE_LAMBDA * overlap + bonus))
+    scored.sort(key=lambda x: -x[2])
+    return scored

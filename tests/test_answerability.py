@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rag.answer.accept import listed as _listed
 from rag.answer.evidence import (
     LIST_MAX,
     MIN_COSINE,
@@ -17,7 +18,6 @@ from rag.answer.evidence import (
     features,
     is_multi,
 )
-from rag.answer.extractive import _listed
 from rag.index.vocabulary import Vocabulary
 from rag.types import Hit, Paper
 

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from rag.answer.accept import _evidence
 from rag.answer.clauses import ask_clause
-from rag.answer.selection import select_evidence
+from rag.answer.selection import Ranking, select_evidence
 from rag.engine import Engine
 from tests.conftest import write_corpus
 
@@ -52,3 +53,29 @@ def test_a_sentence_with_what_is_asked_leads_wherever_it_is(engine: Engine) -> N
     question = "How many games do curiosity bonuses solve?"
     for by_position in (False, True):
         assert _lead(engine, question, "pos#2", by_position).startswith("Curiosity bonuses solve 12 of 15 games.")
+
+
+def _ranking() -> Ranking:
+    # Four sentences by content A > B > C > D; D, the last, is reached only by the prior.
+    scored = [("a", "A.", 2.0), ("b", "B.", 1.9), ("c", "C.", 1.8), ("d", "D has 12.", 1.7)]
+    order = {"a": 0, "b": 1, "c": 2, "d": 3}
+    prior = {"a": -0.4, "b": 0.1, "c": 0.2, "d": 0.5}
+    return Ranking(scored, [], order, prior)
+
+
+def test_the_prior_orders_the_quotes_but_the_check_reads_the_content_choice() -> None:
+    ranking = _ranking()
+    assert [x[0] for x in ranking.pick(keep_margin=None)] == ["a", "b", "c"]
+    assert [x[0] for x in ranking.pick(keep_margin=None, by_position=True)] == ["d", "b", "c"]
+    quoted, checked = _evidence(ranking, one=True, multi=False)
+    assert "d" in [x[0] for x in quoted] and "d" not in [x[0] for x in checked]
+    # A list, or several papers, never uses the prior.
+    for one, multi in ((True, True), (False, False)):
+        quoted, checked = _evidence(ranking, one=one, multi=multi)
+        assert quoted == checked and "d" not in [x[0] for x in quoted]
+
+
+def test_a_promoted_sentence_leads_with_or_without_the_prior() -> None:
+    r = _ranking()
+    promoted = Ranking(r.scored, ["a"], r.order, r.prior)
+    assert promoted.pick(keep_margin=None, by_position=True)[0][0] == "a"

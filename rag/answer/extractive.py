@@ -3,68 +3,24 @@
 from __future__ import annotations
 
 import logging
-import re
 import time
-from dataclasses import dataclass
 
+from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
 from rag.answer.cite import CitationBuilder, display_sentence
-from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
-    ATTAINABLE_POOL,
-    LIST_MAX,
     LIST_POOL,
-    MIN_COSINE,
-    MULTI_MAX,
-    MULTI_RATIO,
-    WEAK_COSINE,
-    Features,
     alternatives,
     asks_for_papers,
-    features,
     is_multi,
     is_referring,
 )
 from rag.answer.language import language_note
 from rag.answer.question import check_question
-from rag.answer.selection import (
-    EVIDENCE_MARGIN,
-    EVIDENCE_MAX,
-    MULTI_CONTRIBUTION_BONUS,
-    MULTI_SENTENCES,
-    select_evidence,
-)
 from rag.retrieval.retriever import Retrieval, Retriever
-from rag.types import REFUSAL, Answer, Closest, Hit, Query, SentenceCheck, Source
+from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
 
 log = logging.getLogger(__name__)
-
-_Accepted = list[tuple[Hit, list[tuple[str, str, float]], Features]]
-
-
-@dataclass(frozen=True)
-class Bar:
-    """How a candidate paper must answer to be accepted.
-
-    `lenient`: a paper of the conversation answers by being discussed (the follow-up rule);
-    `strong`: it must answer clearly (its best sentence close, or named by the question);
-    `anchored`: it must at least share a term with the question or be on topic."""
-
-    lenient: bool = True
-    strong: bool = False
-    anchored: bool = False
-
-    def accepts(self, f: Features, question: str, label: str, multi: bool) -> bool:
-        if self.anchored and f.coverage == 0 and f.cosine < MIN_COSINE:
-            return False
-        if f.answerable() and (not self.strong or _clearly(f, question, label)):
-            return True
-        # In a "which papers" answer, a further paper needs only to be on the theme: a question
-        # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
-        return multi and f.on_theme()
-
-
-LOOSE, STRICT = Bar(), Bar(lenient=False)
 
 
 def _explain(r: Retrieval, top_k: int) -> list[str]:
@@ -148,9 +104,9 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k
     r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever)
     why = _explain(r, query.top_k) if query.explain else []
-    accepted = _accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
+    accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
     if multi:
-        accepted = _listed(accepted, *_by_alternative(query, retriever, why), deep=deep)
+        accepted = listed(accepted, *_by_alternative(query, retriever, why), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
     ranked = {h.paper_id for h in r.hits}
     hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in ranked]
@@ -176,114 +132,27 @@ def _retrieve(query: Query, focus: list[str], retriever: Retriever) -> Retrieval
     return Retrieval(hits, r.query_vec)
 
 
-def _accept(
-    question: str,
-    r: Retrieval,
-    focus: list[str],
-    multi: bool,
-    top_k: int,
-    retriever: Retriever,
-    why: list[str],
-    *,
-    bar: Bar = LOOSE,
-    n: int | None = None,
-) -> _Accepted:
-    """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
-    selected evidence clears `bar`."""
-    snap = retriever.snapshot
-    n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
-    candidates = r.hits[:n]
-    ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
-    stems = snap.vocabulary.paper_stems
-    attainable = (
-        set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))
-        if multi and candidates
-        else None
-    )
-    accepted: _Accepted = []
-    for h in candidates:
-        ev = select_evidence(
-            question,
-            snap.papers[h.paper_id],
-            retriever,
-            r.query_vec,
-            # One paper: up to three quotes; several (a list, or a follow-up on two papers): fewer each.
-            max_sentences=EVIDENCE_MAX if len(candidates) == 1 else MULTI_SENTENCES,
-            contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
-            keep_margin=None if len(candidates) == 1 else EVIDENCE_MARGIN,
-            ask_vec=ask_vec,
-            by_position=len(candidates) == 1 and not multi,
-        )
-        f = features(
-            question,
-            h,
-            [q for _, q, _ in ev],
-            snap.vocabulary,
-            paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
-            followup=bool(focus) and bar.lenient,
-            multi=multi,
-            attainable=attainable,
-        )
-        why.append(f"answerability {h.paper_id}: {f}")
-        if bar.accepts(f, question, h.label, multi):
-            accepted.append((h, ev, f))
-    return accepted
-
-
-def _clearly(f: Features, question: str, label: str) -> bool:
-    """A paper answers clearly: its best sentence is close, or the question names it."""
-    return f.cosine >= WEAK_COSINE or re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
-
-
-def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> tuple[_Accepted, bool]:
+def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> tuple[Accepted, bool]:
     """Papers for the alternatives of a "which papers … A or B?" question, each kept by its
     alternative's own ratio: one that answers its alternative, or one only on its theme that
     is on the theme of the whole question too (a split inside a phrase finds strangers).
     The flag: some paper answers an alternative on its own."""
-    runs: list[_Accepted] = []
+    runs: list[Accepted] = []
     for sub in alternatives(query.question):
         why.append(f"alternative: {sub}")
         r = _retrieve(query.model_copy(update={"question": sub}), [], retriever)
-        runs.append(_near_best(_accept(sub, r, [], True, query.top_k, retriever, why)))
+        runs.append(near_best(accept(sub, r, [], True, query.top_k, retriever, why)))
     strong = [a for run in runs for a in run if a[2].answerable()]
     alone = bool(strong)
     loose = sorted({a[0].paper_id for run in runs for a in run} - {a[0].paper_id for a in strong})
     if loose:
         whole = retriever.retrieve(query.question, top_k=len(loose), papers=loose, cache=query.cache)
         why.append("the alternatives' other papers, judged on the whole question:")
-        strong += _accept(query.question, whole, [], True, len(loose), retriever, why, n=len(loose))
+        strong += accept(query.question, whole, [], True, len(loose), retriever, why, n=len(loose))
     return sorted(strong, key=lambda a: -a[2].score), alone
 
 
-def _near_best(run: _Accepted) -> _Accepted:
-    top = max((a[2].score for a in run), default=0.0)
-    return [a for a in run if a[2].score >= MULTI_RATIO * top]
-
-
-def _listed(question_run: _Accepted, added: _Accepted, answers_alternative: bool, *, deep: bool) -> _Accepted:
-    """A "which papers" list: none unless a paper answers the whole question, or answers one of
-    its alternatives and covers the whole question's terms as a list member must (a sentence on
-    one alternative is less close to a question naming two; the terms keep a paper that answers
-    only a fragment of a split phrase out); then the papers close enough to the best, in rank
-    order, the alternatives' papers after them, and (`deep`: the question asks for papers, from
-    a deep pool) every further paper that answers the question on its own."""
-    covers = answers_alternative and any(a[2].missing_detail is None and a[2].covers() for a in question_run)
-    if not covers and not any(a[2].answerable() for a in question_run):
-        return []
-    out = _near_best(question_run)[:MULTI_MAX]
-    # Further down the pool a paper must answer the question on its own, not only share its theme.
-    further = sorted((a for a in question_run if a[2].lists()), key=lambda a: -a[2].score) if deep else []
-    listed = {a[0].paper_id for a in out}
-    for a in [*added, *further]:
-        if a[0].paper_id not in listed:
-            out.append(a)
-            listed.add(a[0].paper_id)
-    # Past the first few, one quote per paper (the lead one) keeps a long list readable.
-    cap = LIST_MAX if deep else MULTI_MAX
-    return [a if i < MULTI_MAX else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]
-
-
-def _build(question: str, accepted: _Accepted, multi: bool, retriever: Retriever) -> Answer:
+def _build(question: str, accepted: Accepted, multi: bool, retriever: Retriever) -> Answer:
     """The cited answer text (one line per paper for "which papers" questions), or the refusal."""
     builder = CitationBuilder()
     lines: list[str] = []

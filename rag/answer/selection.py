@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -93,6 +94,71 @@ def is_availability(sentence: str) -> bool:
     return bare != sentence and len(bare.split()) <= _LINK_ONLY_WORDS
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """One paper's sentences ranked for a question; `pick` chooses the evidence."""
+
+    scored: list[tuple[str, str, float]]  # (chunk_id, quote, score by content), best first
+    promoted: list[str]  # sentences meeting what the question asks for, which lead
+    order: dict[str, int]  # position in the abstract
+    prior: dict[str, float]  # by position (see OPENING_PENALTY)
+
+    def pick(
+        self,
+        *,
+        max_sentences: int = EVIDENCE_MAX,
+        keep_margin: float | None = EVIDENCE_MARGIN,
+        by_position: bool = False,
+    ) -> list[tuple[str, str, float]]:
+        """(chunk_id, quote, score), the answer first. `keep_margin=None` keeps `max_sentences`
+        whatever their scores: a single-paper answer quotes up to three sentences, because the
+        asked-for fact is often in the runner-up. `by_position`: ranked with the prior too."""
+        scored = self.scored
+        if by_position:
+            scored = sorted(((i, q, s + self.prior[i]) for i, q, s in scored), key=lambda x: -x[2])
+        lead = [x for c in self.promoted for x in scored if x[0] == c]
+        ranked = lead + [x for x in scored if x[0] not in self.promoted]
+        floor = ranked[0][2] - keep_margin if keep_margin is not None else -math.inf
+        chosen = [ranked[0]] + [x for x in ranked[1:max_sentences] if x[2] >= floor]
+        # The answer leads (what best tools do: the asked-for fact first); context follows in
+        # the abstract's order.
+        lead = lead or chosen[:1]
+        return lead + sorted((x for x in chosen if x not in lead), key=lambda x: self.order[x[0]])
+
+
+def rank_evidence(
+    question: str,
+    paper: Paper,
+    retriever: Retriever,
+    qv: np.ndarray,
+    *,
+    contribution_bonus: float = 0.0,
+    ask_vec: np.ndarray | None = None,
+) -> Ranking | None:
+    """The paper's sentences ranked for the question; None when it has none usable."""
+    nodes = _evidence_nodes(paper, retriever)
+    if not nodes:
+        return None
+    scored = _scored(question, nodes, retriever, qv, contribution_bonus, ask_vec)
+    if not scored:
+        return None
+    # A question asking for a number or a detail is answered only by sentences that have
+    # it, if such a sentence is reasonably on topic: the best one for each ask leads.
+    top = scored[0][2]
+    promoted: list[str] = []
+    for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
+        meeting = next((x[0] for x in scored if need.met_by(x[1])), None)
+        score = next((x[2] for x in scored if x[0] == meeting), -math.inf)
+        # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
+        # sentence about the very thing asked (a number of annotators, a list of three) answers
+        # it wherever it ranks.
+        margin = math.inf if need.specific else EVIDENCE_MARGIN if k else NEED_MARGIN
+        if meeting is not None and score >= top - margin and meeting not in promoted:
+            promoted.append(meeting)
+    order = {n.node_id: i for i, n in enumerate(nodes)}
+    return Ranking(scored, promoted, order, _position_prior(nodes))
+
+
 def select_evidence(
     question: str,
     paper: Paper,
@@ -105,42 +171,11 @@ def select_evidence(
     ask_vec: np.ndarray | None = None,
     by_position: bool = False,
 ) -> list[tuple[str, str, float]]:
-    """Best sentences of one paper for the question: (chunk_id, quote, score), the answer first.
-
-    `keep_margin=None` keeps `max_sentences` whatever their scores: a single-paper answer
-    quotes up to three sentences, because the asked-for fact is often in the runner-up.
-    `by_position`: the sentences are ranked with the prior by position too (see
-    `OPENING_PENALTY`); a sentence meeting what the question asks for is chosen without it.
-    """
-    nodes = _evidence_nodes(paper, retriever)
-    if not nodes:
-        return []
-    scored = _scored(question, nodes, retriever, qv, contribution_bonus, ask_vec)
-    content = {x[0]: x[2] for x in scored}
-    if by_position:
-        prior = _position_prior(nodes)
-        scored = sorted(((i, q, s + prior[i]) for i, q, s in scored), key=lambda x: -x[2])
-    # A question asking for a number or a detail is answered only by sentences that have
-    # it, if such a sentence is reasonably on topic: the best one for each ask leads.
-    top = max(content.values())
-    promoted: list[tuple[str, str, float]] = []
-    for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
-        meeting = sorted((x for x in scored if need.met_by(x[1])), key=lambda x: -content[x[0]])
-        # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
-        # sentence about the very thing asked (a number of annotators, a list of three) answers
-        # it wherever it ranks.
-        margin = math.inf if need.specific else EVIDENCE_MARGIN if k else NEED_MARGIN
-        if meeting and content[meeting[0][0]] >= top - margin and meeting[0] not in promoted:
-            promoted.append(meeting[0])
-    scored = promoted + [x for x in scored if x not in promoted]
-    best = scored[0][2]
-    floor = best - keep_margin if keep_margin is not None else -math.inf
-    chosen = [scored[0]] + [x for x in scored[1:max_sentences] if x[2] >= floor]
-    # The answer leads (what best tools do: the asked-for fact first); context follows in
-    # the abstract's order.
-    order = {n.node_id: i for i, n in enumerate(nodes)}
-    lead = promoted or chosen[:1]
-    return lead + sorted((x for x in chosen if x not in lead), key=lambda x: order[x[0]])
+    """Best sentences of one paper for the question (see `rank_evidence`, `Ranking.pick`)."""
+    ranking = rank_evidence(question, paper, retriever, qv, contribution_bonus=contribution_bonus, ask_vec=ask_vec)
+    return (
+        ranking.pick(max_sentences=max_sentences, keep_margin=keep_margin, by_position=by_position) if ranking else []
+    )
 
 
 def _position_prior(nodes: list[Record]) -> dict[str, float]:

@@ -1,0 +1,156 @@
+"""Which candidate papers answer a question, with the evidence each is quoted by: the
+answerability bar, and the "which papers" list."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag.answer.clauses import ask_clause
+from rag.answer.evidence import (
+    ATTAINABLE_POOL,
+    LIST_MAX,
+    MIN_COSINE,
+    MULTI_MAX,
+    MULTI_RATIO,
+    WEAK_COSINE,
+    Features,
+    features,
+)
+from rag.answer.selection import (
+    EVIDENCE_MARGIN,
+    EVIDENCE_MAX,
+    MULTI_CONTRIBUTION_BONUS,
+    MULTI_SENTENCES,
+    Ranking,
+    rank_evidence,
+)
+from rag.retrieval.retriever import Retrieval, Retriever
+from rag.types import Hit
+
+Evidence = tuple[str, str, float]  # (chunk_id, quote, score)
+Accepted = list[tuple[Hit, list[Evidence], Features]]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """How a candidate paper must answer to be accepted.
+
+    `lenient`: a paper of the conversation answers by being discussed (the follow-up rule);
+    `strong`: it must answer clearly (its best sentence close, or named by the question);
+    `anchored`: it must at least share a term with the question or be on topic."""
+
+    lenient: bool = True
+    strong: bool = False
+    anchored: bool = False
+
+    def accepts(self, f: Features, question: str, label: str, multi: bool) -> bool:
+        if self.anchored and f.coverage == 0 and f.cosine < MIN_COSINE:
+            return False
+        if f.answerable() and (not self.strong or _clearly(f, question, label)):
+            return True
+        # In a "which papers" answer, a further paper needs only to be on the theme: a question
+        # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
+        return multi and f.on_theme()
+
+
+LOOSE, STRICT = Bar(), Bar(lenient=False)
+
+
+def accept(
+    question: str,
+    r: Retrieval,
+    focus: list[str],
+    multi: bool,
+    top_k: int,
+    retriever: Retriever,
+    why: list[str],
+    *,
+    bar: Bar = LOOSE,
+    n: int | None = None,
+) -> Accepted:
+    """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
+    selected evidence clears `bar`."""
+    snap = retriever.snapshot
+    n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
+    candidates = r.hits[:n]
+    ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
+    stems = snap.vocabulary.paper_stems
+    attainable = (
+        set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))
+        if multi and candidates
+        else None
+    )
+    accepted: Accepted = []
+    one = len(candidates) == 1
+    for h in candidates:
+        ranking = rank_evidence(
+            question,
+            snap.papers[h.paper_id],
+            retriever,
+            r.query_vec,
+            contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
+            ask_vec=ask_vec,
+        )
+        ev, checked = _evidence(ranking, one=one, multi=multi)
+        f = features(
+            question,
+            h,
+            [q for _, q, _ in checked],
+            snap.vocabulary,
+            paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
+            followup=bool(focus) and bar.lenient,
+            multi=multi,
+            attainable=attainable,
+        )
+        why.append(f"answerability {h.paper_id}: {f}")
+        if bar.accepts(f, question, h.label, multi):
+            accepted.append((h, ev, f))
+    return accepted
+
+
+def _evidence(ranking: Ranking | None, *, one: bool, multi: bool) -> tuple[list[Evidence], list[Evidence]]:
+    """(what is quoted, what the answerability check reads). The prior by position orders a
+    one-paper answer's quotes; whether the asked-for detail is there is read from the sentences
+    chosen by content alone, so the prior never decides a refusal."""
+    if ranking is None:
+        return [], []
+    # One paper: up to three quotes; several (a list, or a follow-up on two papers): fewer each.
+    n, margin = (EVIDENCE_MAX, None) if one else (MULTI_SENTENCES, EVIDENCE_MARGIN)
+    checked = ranking.pick(max_sentences=n, keep_margin=margin)
+    return (
+        ranking.pick(max_sentences=n, keep_margin=margin, by_position=True) if one and not multi else checked
+    ), checked
+
+
+def _clearly(f: Features, question: str, label: str) -> bool:
+    """A paper answers clearly: its best sentence is close, or the question names it."""
+    return f.cosine >= WEAK_COSINE or re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
+
+
+def near_best(run: Accepted) -> Accepted:
+    top = max((a[2].score for a in run), default=0.0)
+    return [a for a in run if a[2].score >= MULTI_RATIO * top]
+
+
+def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *, deep: bool) -> Accepted:
+    """A "which papers" list: none unless a paper answers the whole question, or answers one of
+    its alternatives and covers the whole question's terms as a list member must (a sentence on
+    one alternative is less close to a question naming two; the terms keep a paper that answers
+    only a fragment of a split phrase out); then the papers close enough to the best, in rank
+    order, the alternatives' papers after them, and (`deep`: the question asks for papers, from
+    a deep pool) every further paper that answers the question on its own."""
+    covers = answers_alternative and any(a[2].missing_detail is None and a[2].covers() for a in question_run)
+    if not covers and not any(a[2].answerable() for a in question_run):
+        return []
+    out = near_best(question_run)[:MULTI_MAX]
+    # Further down the pool a paper must answer the question on its own, not only share its theme.
+    further = sorted((a for a in question_run if a[2].lists()), key=lambda a: -a[2].score) if deep else []
+    listed = {a[0].paper_id for a in out}
+    for a in [*added, *further]:
+        if a[0].paper_id not in listed:
+            out.append(a)
+            listed.add(a[0].paper_id)
+    # Past the first few, one quote per paper (the lead one) keeps a long list readable.
+    cap = LIST_MAX if deep else MULTI_MAX
+    return [a if i < MULTI_MAX else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]

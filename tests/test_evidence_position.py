@@ -79,3 +79,11 @@ def test_a_promoted_sentence_leads_with_or_without_the_prior() -> None:
     r = _ranking()
     promoted = Ranking(r.scored, ["a"], r.order, r.prior)
     assert promoted.pick(keep_margin=None, by_position=True)[0][0] == "a"
+
+
+def test_each_paper_of_several_is_quoted_by_two_sentences_however_far_apart() -> None:
+    scored = [("a", "A.", 2.0), ("b", "B.", 1.0), ("c", "C.", 0.9)]
+    ranking = Ranking(scored, [], {"a": 0, "b": 1, "c": 2}, {"a": -0.4, "b": 0.15, "c": 0.3})
+    quoted, checked = _evidence(ranking, one=False, multi=True)
+    assert [x[0] for x in quoted] == ["a", "b"]
+    assert [x[0] for x in checked] == ["a"]  # the check reads what is close to the best, as tuned

@@ -110,17 +110,17 @@ def accept(
 
 
 def _evidence(ranking: Ranking | None, *, one: bool, multi: bool) -> tuple[list[Evidence], list[Evidence]]:
-    """(what is quoted, what the answerability check reads). The prior by position orders a
-    one-paper answer's quotes; whether the asked-for detail is there is read from the sentences
-    chosen by content alone, so the prior never decides a refusal."""
+    """(what is quoted, what the answerability check reads). The check reads the sentences
+    chosen by content alone, close to the best (as it was tuned); what is quoted may differ:
+    a one-paper answer's quotes are ordered with the prior by position, and each paper of
+    several is quoted by its best two sentences however far the second is from the first (its
+    topic sentence and its finding: on dev and our scratch lists, fact recall 0.757 -> 0.790)."""
     if ranking is None:
         return [], []
     # One paper: up to three quotes; several (a list, or a follow-up on two papers): fewer each.
-    n, margin = (EVIDENCE_MAX, None) if one else (MULTI_SENTENCES, EVIDENCE_MARGIN)
-    checked = ranking.pick(max_sentences=n, keep_margin=margin)
-    return (
-        ranking.pick(max_sentences=n, keep_margin=margin, by_position=True) if one and not multi else checked
-    ), checked
+    n = EVIDENCE_MAX if one else MULTI_SENTENCES
+    checked = ranking.pick(max_sentences=n, keep_margin=None if one else EVIDENCE_MARGIN)
+    return ranking.pick(max_sentences=n, keep_margin=None, by_position=one and not multi), checked
 
 
 def _clearly(f: Features, question: str, label: str) -> bool:

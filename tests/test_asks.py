@@ -313,7 +313,7 @@ def test_needs_ask_only_what_is_asked(question: str, text: str, sentence: str, a
 
 
 def test_a_number_of_the_thing_asked_is_specific_any_number_is_not() -> None:
-    """A specific need leads the evidence wherever its sentence ranks (evidence.select_evidence)."""
+    """A specific need leads the evidence wherever its sentence ranks (selection.rank_evidence)."""
     (specific,) = needs("How many annotators labelled the images?", text=ANNOTATED)
     (generic,) = needs("How many annotators labelled the images?", text="We crowdsource image labels.")
     assert specific.specific and not generic.specific

@@ -6,7 +6,7 @@ import pytest
 
 from rag.answer.accept import _evidence
 from rag.answer.clauses import ask_clause
-from rag.answer.selection import Ranking, select_evidence
+from rag.answer.selection import Ranking, rank_evidence
 from rag.engine import Engine
 from tests.conftest import write_corpus
 
@@ -29,16 +29,11 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
 
 def _lead(engine: Engine, question: str, paper_id: str, by_position: bool) -> str:
     r = engine.retriever
-    ev = select_evidence(
-        question,
-        r.snapshot.papers[paper_id],
-        r,
-        r.embed_query(question),
-        keep_margin=None,
-        ask_vec=r.embed_query(ask_clause(question)),
-        by_position=by_position,
+    ranking = rank_evidence(
+        question, r.snapshot.papers[paper_id], r, r.embed_query(question), ask_vec=r.embed_query(ask_clause(question))
     )
-    return ev[0][1]
+    assert ranking is not None
+    return ranking.pick(keep_margin=None, by_position=by_position)[0][1]
 
 
 def test_the_opening_sentence_yields_to_a_close_later_one(engine: Engine) -> None:

@@ -147,35 +147,15 @@ def rank_evidence(
     top = scored[0][2]
     promoted: list[str] = []
     for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
-        meeting = next((x[0] for x in scored if need.met_by(x[1])), None)
-        score = next((x[2] for x in scored if x[0] == meeting), -math.inf)
+        meeting = next((x for x in scored if need.met_by(x[1])), None)
         # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
         # sentence about the very thing asked (a number of annotators, a list of three) answers
         # it wherever it ranks.
         margin = math.inf if need.specific else EVIDENCE_MARGIN if k else NEED_MARGIN
-        if meeting is not None and score >= top - margin and meeting not in promoted:
-            promoted.append(meeting)
+        if meeting is not None and meeting[2] >= top - margin and meeting[0] not in promoted:
+            promoted.append(meeting[0])
     order = {n.node_id: i for i, n in enumerate(nodes)}
     return Ranking(scored, promoted, order, _position_prior(nodes))
-
-
-def select_evidence(
-    question: str,
-    paper: Paper,
-    retriever: Retriever,
-    qv: np.ndarray,
-    *,
-    max_sentences: int = EVIDENCE_MAX,
-    contribution_bonus: float = 0.0,
-    keep_margin: float | None = EVIDENCE_MARGIN,
-    ask_vec: np.ndarray | None = None,
-    by_position: bool = False,
-) -> list[tuple[str, str, float]]:
-    """Best sentences of one paper for the question (see `rank_evidence`, `Ranking.pick`)."""
-    ranking = rank_evidence(question, paper, retriever, qv, contribution_bonus=contribution_bonus, ask_vec=ask_vec)
-    return (
-        ranking.pick(max_sentences=max_sentences, keep_margin=keep_margin, by_position=by_position) if ranking else []
-    )
 
 
 def _position_prior(nodes: list[Record]) -> dict[str, float]:

@@ -22,13 +22,13 @@ from rag.answer.selection import (
     EVIDENCE_MAX,
     MULTI_CONTRIBUTION_BONUS,
     MULTI_SENTENCES,
+    Evidence,
     Ranking,
     rank_evidence,
 )
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import Hit
 
-Evidence = tuple[str, str, float]  # (chunk_id, quote, score)
 Accepted = list[tuple[Hit, list[Evidence], Features]]
 
 
@@ -146,11 +146,11 @@ def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *
     out = near_best(question_run)[:MULTI_MAX]
     # Further down the pool a paper must answer the question on its own, not only share its theme.
     further = sorted((a for a in question_run if a[2].lists()), key=lambda a: -a[2].score) if deep else []
-    listed = {a[0].paper_id for a in out}
+    seen = {a[0].paper_id for a in out}
     for a in [*added, *further]:
-        if a[0].paper_id not in listed:
+        if a[0].paper_id not in seen:
             out.append(a)
-            listed.add(a[0].paper_id)
+            seen.add(a[0].paper_id)
     # Past the first few, one quote per paper (the lead one) keeps a long list readable.
     cap = LIST_MAX if deep else MULTI_MAX
     return [a if i < MULTI_MAX else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]

@@ -94,11 +94,14 @@ def is_availability(sentence: str) -> bool:
     return bare != sentence and len(bare.split()) <= _LINK_ONLY_WORDS
 
 
+Evidence = tuple[str, str, float]  # (chunk_id, quote, score)
+
+
 @dataclass(frozen=True)
 class Ranking:
     """One paper's sentences ranked for a question; `pick` chooses the evidence."""
 
-    scored: list[tuple[str, str, float]]  # (chunk_id, quote, score by content), best first
+    scored: list[Evidence]  # scored by content, best first
     promoted: list[str]  # sentences meeting what the question asks for, which lead
     order: dict[str, int]  # position in the abstract
     prior: dict[str, float]  # by position (see OPENING_PENALTY)
@@ -109,7 +112,7 @@ class Ranking:
         max_sentences: int = EVIDENCE_MAX,
         keep_margin: float | None = EVIDENCE_MARGIN,
         by_position: bool = False,
-    ) -> list[tuple[str, str, float]]:
+    ) -> list[Evidence]:
         """(chunk_id, quote, score), the answer first. `keep_margin=None` keeps `max_sentences`
         whatever their scores: a single-paper answer quotes up to three sentences, because the
         asked-for fact is often in the runner-up. `by_position`: ranked with the prior too."""
@@ -178,7 +181,7 @@ def _scored(
     qv: np.ndarray,
     contribution_bonus: float,
     ask_vec: np.ndarray | None,
-) -> list[tuple[str, str, float]]:
+) -> list[Evidence]:
     """(chunk_id, quote, score), best first. Score = cosine + overlap with the question's
     terms, each term weighted by its rarity *within this paper*: words that identify the paper
     (they recur in all its sentences) say little about which sentence answers, words of the
@@ -202,7 +205,7 @@ def _scored(
     w = {t: math.log((len(nodes) + 1) / (df[t] + 0.5)) for t in q | ask if df[t]}
     total = sum(w.get(t, 0.0) for t in q) or 1.0
     ask_total = sum(w.get(t, 0.0) for t in ask) or 1.0
-    scored: list[tuple[str, str, float]] = []
+    scored: list[Evidence] = []
     seen: set[str] = set()
     for node, c, st in zip(nodes, cos, stems, strict=False):
         quote = snap.quote(node.node_id)

@@ -138,6 +138,22 @@ def test_best_cosine_covers_every_sentence_of_a_hit(engine: Engine) -> None:
         assert h.best_cosine == pytest.approx(float((r.sentence_vectors(ids) @ qv).max()), abs=1e-5)
 
 
+def test_every_hit_carries_its_exact_centroid_cosine(engine: Engine) -> None:
+    """Past the depth of the paper-level dense ranking a hit's centroid cosine is still exact,
+    never 0: a deep "which papers" list compares its papers by it."""
+    r = engine.retriever
+    r.paper_pool = 1
+    snap = r.snapshot
+    for q in ("graph model", "graph diffusion", "graph neural"):
+        qv = r.embed_query(q)
+        for k in (1, 2, 3):
+            hits = r.retrieve(q, top_k=k, min_sources=k).hits
+            assert len(hits) == k
+            for h in hits:
+                exact = float(snap.centroids[snap.paper_ids.index(h.paper_id)] @ qv)
+                assert h.dense == pytest.approx(exact, abs=1e-5), (q, k, h.paper_id)
+
+
 def test_a_conversation_moves_to_another_paper_only_when_it_clearly_answers(engine: Engine) -> None:
     history = [
         {"role": "user", "content": "Tell me about the protein paper."},

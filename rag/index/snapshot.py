@@ -84,6 +84,11 @@ class Snapshot:
         return ids, np.asarray(matrix, dtype=np.float32), owner
 
     @cached_property
+    def centroid_row(self) -> dict[str, int]:
+        """Paper id -> its row in `centroids`."""
+        return {pid: i for i, pid in enumerate(self.paper_ids)}
+
+    @cached_property
     def sentence_owner(self) -> np.ndarray:
         """Paper id of each BM25 sentence document, in BM25 order."""
         return np.asarray([self.sentences[i].metadata["paper_id"] for i in self.bm25_sentence_ids], dtype=object)

@@ -23,6 +23,7 @@ from rag.retrieval.signals import (
     BM25Ids,
     DenseIds,
     bm25_scores,
+    centroid_cosines,
     fuse,
     owner_mask,
     rrf,
@@ -62,6 +63,7 @@ class Retriever:
         collection: str | None = None,
         published: bool = False,
         sentence_pool: int = 60,
+        paper_pool: int = 50,
         refresh_interval: float = 1.0,
     ) -> None:
         """`store`: the store, or a function opening it when first needed. `published`: read
@@ -77,6 +79,7 @@ class Retriever:
         self.embedder = embedder
         self.home = home
         self.sentence_pool = sentence_pool
+        self.paper_pool = paper_pool  # papers ranked by each paper-level signal
         self.refresh_interval = refresh_interval
         self._snap: Snapshot | None = None
         self._checked = 0.0
@@ -206,7 +209,7 @@ class Retriever:
             return Retrieval([], qv)
         scope = _Scope(set(allowed)) if restricted else None
         per_paper, fused_ids = self._sentence_hits(snap, question, qv, scope, mode)
-        n_papers = min(len(snap.papers), max(min_sources, top_k, 50))
+        n_papers = min(len(snap.papers), max(min_sources, top_k, self.paper_pool))
         paper_dense, paper_bm25 = _paper_signals(snap, question, qv, scope, n_papers)
         sent_rank = sorted(per_paper, key=lambda p: (-per_paper[p][0].fused, p))
         dense_rank = sorted((p for p in paper_dense if p in snap.papers), key=lambda p: (-paper_dense[p], p))
@@ -222,6 +225,9 @@ class Retriever:
         for pid in named:
             fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
+        # A hit's paper-level cosine is exact even past the dense ranking's depth: a deep list
+        # compares its papers by it, and a missing one would read as 0.
+        paper_dense |= centroid_cosines(snap, qv, [p for p in order if p not in paper_dense])
         hits = [
             _hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper, _best_cosine(snap, pid, qv))
             for pid in order

@@ -115,6 +115,15 @@ def owner_mask(snap: Snapshot, kind: str, allowed: set[str]) -> np.ndarray:
     return np.isin(owner, list(allowed)).astype(np.float32)
 
 
+def centroid_cosines(snap: Snapshot, qv: np.ndarray, paper_ids: list[str]) -> dict[str, float]:
+    """Exact centroid cosine of the given papers (those of a deep pool past `top_papers`)."""
+    rows = [snap.centroid_row[p] for p in paper_ids if p in snap.centroid_row]
+    if not rows:
+        return {}
+    cos = snap.centroids[rows] @ np.asarray(qv, dtype=np.float32)
+    return {snap.paper_ids[r]: float(c) for r, c in zip(rows, cos, strict=True)}
+
+
 def top_papers(snap: Snapshot, qv: np.ndarray, allowed: set[str] | None, n: int) -> dict[str, float]:
     """Exact centroid cosine of the best `n` papers (a few thousand rows: one matrix product)."""
     if not snap.paper_ids:

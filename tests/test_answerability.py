@@ -172,16 +172,6 @@ def test_a_deep_list_keeps_every_paper_that_answers_and_one_quote_past_the_first
     assert len(shallow) <= MULTI_MAX and [a[0].paper_id for a in shallow] == ids[: len(shallow)]
 
 
-def test_a_deep_list_keeps_a_theme_paper_close_to_the_best_past_the_first_few() -> None:
-    # Six papers answer; past them, a paper only on the theme but scoring close to the best is
-    # listed in a deep list (a conference has more than a handful of close papers), one far below not.
-    answering = [(f"a{i}", 0.6, 0.5, 1.0 - 0.01 * i) for i in range(6)]
-    whole = _quoted(_run(*answering, ("close", 0.45, 0.15, 0.8), ("far", 0.45, 0.15, 0.6)))
-    ids = [a[0].paper_id for a in _listed(whole, [], False, deep=True)]
-    assert "close" in ids and "far" not in ids
-    assert "close" not in [a[0].paper_id for a in _listed(whole, [], False, deep=False)]
-
-
 def test_a_deep_list_is_capped() -> None:
     whole = _run(*[(f"a{i}", 0.6, 0.5, 1.0) for i in range(LIST_MAX + 5)])
     assert len(_listed(whole, [], False, deep=True)) == LIST_MAX

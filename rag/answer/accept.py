@@ -139,17 +139,13 @@ def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *
     one alternative is less close to a question naming two; the terms keep a paper that answers
     only a fragment of a split phrase out); then the papers close enough to the best, in rank
     order, the alternatives' papers after them, and (`deep`: the question asks for papers, from
-    a deep pool) every further paper that answers the question on its own or is close to the best."""
+    a deep pool) every further paper that answers the question on its own."""
     covers = answers_alternative and any(a[2].missing_detail is None and a[2].covers() for a in question_run)
     if not covers and not any(a[2].answerable() for a in question_run):
         return []
-    close = near_best(question_run)
-    out = close[:MULTI_MAX]
-    # Further down the pool a paper must answer the question on its own, or score as close to
-    # the best as the head: at conference scale a topic has more close papers than the head holds.
-    near = {a[0].paper_id for a in close}
-    tail = [a for a in question_run if a[2].lists() or a[0].paper_id in near]
-    further = sorted(tail, key=lambda a: -a[2].score) if deep else []
+    out = near_best(question_run)[:MULTI_MAX]
+    # Further down the pool a paper must answer the question on its own, not only share its theme.
+    further = sorted((a for a in question_run if a[2].lists()), key=lambda a: -a[2].score) if deep else []
     seen = {a[0].paper_id for a in out}
     for a in [*added, *further]:
         if a[0].paper_id not in seen:

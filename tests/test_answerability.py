@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from rag.answer.accept import listed as _listed
 from rag.answer.evidence import (
     LIST_MAX,
+    LIST_QUOTED_TWICE,
     MIN_COSINE,
     MIN_COVERAGE,
     MULTI_MAX,
@@ -156,7 +157,7 @@ def _quoted(run: list[tuple[Hit, list[tuple[str, str, float]], Features]]) -> li
     return [(h, [("n1", "lead", 1.0), ("n2", "more", 0.5)], f) for h, _, f in run]
 
 
-def test_a_deep_list_keeps_every_paper_that_answers_and_one_quote_past_the_first_few() -> None:
+def test_a_deep_list_keeps_every_paper_that_answers_and_one_quote_past_the_first_six() -> None:
     # Ten papers that answer on their own, decreasing scores (most below the near-best ratio),
     # and two only on the theme (a looser sentence): those stay out of the tail.
     answering = [(f"a{i}", 0.6, 0.5, 1.0 - 0.08 * i) for i in range(10)]
@@ -166,7 +167,7 @@ def test_a_deep_list_keeps_every_paper_that_answers_and_one_quote_past_the_first
     ids = [a[0].paper_id for a in got]
     assert set(ids) == {f"a{i}" for i in range(10)} | {"t1"}  # t1 ranks second, close to the best: the head
     assert len(ids) == len(set(ids))
-    assert all(len(a[1]) == 2 for a in got[:MULTI_MAX]) and all(len(a[1]) == 1 for a in got[MULTI_MAX:])
+    assert all(len(a[1]) == 2 for a in got[:LIST_QUOTED_TWICE]) and all(len(a[1]) == 1 for a in got[LIST_QUOTED_TWICE:])
     assert all(a[1][0][1] == "lead" for a in got)  # the lead quote is the one kept
     shallow = _listed(whole, [], False, deep=False)
     assert len(shallow) <= MULTI_MAX and [a[0].paper_id for a in shallow] == ids[: len(shallow)]

@@ -10,6 +10,7 @@ from rag.answer.clauses import ask_clause
 from rag.answer.evidence import (
     ATTAINABLE_POOL,
     LIST_MAX,
+    LIST_QUOTED_TWICE,
     MIN_COSINE,
     MULTI_MAX,
     MULTI_RATIO,
@@ -151,6 +152,9 @@ def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *
         if a[0].paper_id not in seen:
             out.append(a)
             seen.add(a[0].paper_id)
-    # Past the first few, one quote per paper (the lead one) keeps a long list readable.
+    # Past the first six, one quote per paper (the lead one) keeps a long list readable: at
+    # conference scale the papers past the near-best head are often as relevant, and their
+    # second sentence is where a finding is (multi fact recall at 1,057 papers: dev 0.782 ->
+    # 0.795, scratch lists 0.519 -> 0.531, for two more quotes in lists of ~28).
     cap = LIST_MAX if deep else MULTI_MAX
-    return [a if i < MULTI_MAX else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]
+    return [a if i < LIST_QUOTED_TWICE else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]

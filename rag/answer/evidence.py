@@ -25,6 +25,7 @@ MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answe
 # A "which papers" list: candidates looked at, and papers listed (a conference has dozens per topic).
 LIST_POOL = 80
 LIST_MAX = 60
+LIST_QUOTED_TWICE = 6  # the first papers of a deep list are quoted by two sentences, the rest by one
 # The leading candidates whose words a list question is held to (a deeper pool uses every word).
 ATTAINABLE_POOL = 40
 

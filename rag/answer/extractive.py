@@ -14,6 +14,7 @@ from rag.answer.evidence import (
     asks_for_papers,
     is_multi,
     is_referring,
+    prefer_covering,
 )
 from rag.answer.language import language_note
 from rag.answer.question import check_question
@@ -103,6 +104,8 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     deep = multi and asks_for_papers(query.question)
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k
     r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever)
+    if not multi and not focus:
+        r.hits = prefer_covering(query.question, r.hits, retriever.snapshot.vocabulary)
     why = _explain(r, query.top_k) if query.explain else []
     accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
     if multi:

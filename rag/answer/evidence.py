@@ -142,8 +142,8 @@ def prefer_covering(question: str, hits: list[Hit], vocab: Vocabulary) -> list[H
     of the question's words. With thousands of papers indexed, the fused ranks of the first few
     papers differ by a hair, and a paper matching only the question's ask ("… deal with
     multi-head attention?") edges out the one its description is about, which shares far more
-    of its words (dev at 2,416 papers: 3 wrong or refused answers mended, none changed at 57 or
-    1,057). Several more words, not a share alone: in a short question one word swings it."""
+    of its words (dev at 2,416 papers: both wrong-paper answers mended, nothing changed at 57
+    or 1,057). Several more words, not a share alone: in a short question one word swings it."""
     if len(hits) < 2 or hits[0].score < max(h.score for h in hits):  # a named paper leads: keep it
         return hits
     terms = question_terms(question)

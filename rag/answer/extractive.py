@@ -104,10 +104,10 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     deep = multi and asks_for_papers(query.question)
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k
     r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever)
-    if not multi and not focus:
-        r.hits = prefer_covering(query.question, r.hits, retriever.snapshot.vocabulary)
     why = _explain(r, query.top_k) if query.explain else []
     accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
+    if not multi and not focus and accepted:
+        accepted = _near_tie(query, r, retriever, bar, why) or accepted
     if multi:
         accepted = listed(accepted, *_by_alternative(query, retriever, why), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
@@ -118,6 +118,18 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
         a.closest = [Closest(paper_id=h.paper_id, label=h.label, score=h.score) for h in r.hits[:3]]
     a.explain = why if query.explain else None
     return a
+
+
+def _near_tie(query: Query, r: Retrieval, retriever: Retriever, bar: Bar, why: list[str]) -> Accepted:
+    """The paper that wins a near tie for first place (see `prefer_covering`), if it answers.
+    Only between answers: a tie never turns a refusal into an answer, which would find, for a
+    question the top paper does not answer, some runner-up that has a detail of its kind."""
+    hits = prefer_covering(query.question, r.hits, retriever.snapshot.vocabulary)
+    if hits[0] is r.hits[0]:
+        return []
+    why.append(f"near tie: {hits[0].paper_id} uses more of the question's words than {r.hits[0].paper_id}")
+    r.hits = hits
+    return accept(query.question, r, [], False, query.top_k, retriever, why, bar=bar)
 
 
 def _retrieve(query: Query, focus: list[str], retriever: Retriever) -> Retrieval:

@@ -106,8 +106,8 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever)
     why = _explain(r, query.top_k) if query.explain else []
     accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
-    if not multi and not focus and accepted:
-        accepted = _near_tie(query, r, retriever, bar, why) or accepted
+    if not multi and not focus:
+        accepted = _near_tie(query, r, accepted, retriever, bar, why)
     if multi:
         accepted = listed(accepted, *_by_alternative(query, retriever, why), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
@@ -120,16 +120,32 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     return a
 
 
-def _near_tie(query: Query, r: Retrieval, retriever: Retriever, bar: Bar, why: list[str]) -> Accepted:
-    """The paper that wins a near tie for first place (see `prefer_covering`), if it answers.
-    Only between answers: a tie never turns a refusal into an answer, which would find, for a
-    question the top paper does not answer, some runner-up that has a detail of its kind."""
+def _near_tie(
+    query: Query, r: Retrieval, accepted: Accepted, retriever: Retriever, bar: Bar, why: list[str]
+) -> Accepted:
+    """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
+    clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
+    that bar, a tie turned refusals of questions no paper answers into answers from a runner-up
+    that has a detail of the kind asked for."""
     hits = prefer_covering(query.question, r.hits, retriever.snapshot.vocabulary)
     if hits[0] is r.hits[0]:
-        return []
+        return accepted
+    challenger = bar if accepted else Bar(lenient=bar.lenient, strong=True, anchored=bar.anchored)
+    won = accept(
+        query.question,
+        Retrieval(hits, r.query_vec, r.sentence_rank),
+        [],
+        False,
+        query.top_k,
+        retriever,
+        why,
+        bar=challenger,
+    )
+    if not won:
+        return accepted
     why.append(f"near tie: {hits[0].paper_id} uses more of the question's words than {r.hits[0].paper_id}")
     r.hits = hits
-    return accept(query.question, r, [], False, query.top_k, retriever, why, bar=bar)
+    return won
 
 
 def _retrieve(query: Query, focus: list[str], retriever: Retriever) -> Retrieval:

@@ -7,6 +7,7 @@ import pytest
 
 from rag.corpus.reader import corpus_files, read_corpus_file
 from rag.evaluation.evalset import EvalSetError, check_set, load_set, longest_shared_ngram
+from rag.evaluation.leaks import check_leaks
 from tests.conftest import DATA, EVAL, TESTDATA
 
 ABSTRACTS = {p.paper_id: p.abstract for f in corpus_files([DATA]) for p in read_corpus_file(f)}
@@ -15,6 +16,15 @@ ABSTRACTS = {p.paper_id: p.abstract for f in corpus_files([DATA]) for p in read_
 @pytest.mark.parametrize("path", [EVAL / "dev.jsonl", EVAL / "test.jsonl", TESTDATA / "unanswerable_extra.jsonl"])
 def test_shipped_sets_pass_the_check(path: Path) -> None:
     problems, _ = check_set(load_set(path), ABSTRACTS)
+    assert problems == []
+
+
+@pytest.mark.parametrize("dev", ["dev.jsonl", "dev_corpus.jsonl"])
+def test_dev_does_not_leak_into_test(dev: str) -> None:
+    """Tuned on dev, reported on test: no question, multi-paper gold set, unanswerable or
+    (paper, evidence sentence) pair of a dev set may reappear in test unless marked (what
+    `rag eval --check eval/dev.jsonl --against eval/test.jsonl` reports)."""
+    problems, _ = check_leaks(load_set(EVAL / dev), load_set(EVAL / "test.jsonl"), ABSTRACTS)
     assert problems == []
 
 

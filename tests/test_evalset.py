@@ -13,13 +13,15 @@ from tests.conftest import DATA, EVAL, TESTDATA
 ABSTRACTS = {p.paper_id: p.abstract for f in corpus_files([DATA]) for p in read_corpus_file(f)}
 
 
-@pytest.mark.parametrize("path", [EVAL / "dev.jsonl", EVAL / "test.jsonl", TESTDATA / "unanswerable_extra.jsonl"])
+@pytest.mark.parametrize(
+    "path", [EVAL / "dev.jsonl", EVAL / "dev_fresh.jsonl", EVAL / "test.jsonl", TESTDATA / "unanswerable_extra.jsonl"]
+)
 def test_shipped_sets_pass_the_check(path: Path) -> None:
     problems, _ = check_set(load_set(path), ABSTRACTS)
     assert problems == []
 
 
-@pytest.mark.parametrize("dev", ["dev.jsonl", "dev_corpus.jsonl"])
+@pytest.mark.parametrize("dev", ["dev.jsonl", "dev_fresh.jsonl", "dev_corpus.jsonl"])
 def test_dev_does_not_leak_into_test(dev: str) -> None:
     """Tuned on dev, reported on test: no question, multi-paper gold set, unanswerable or
     (paper, evidence sentence) pair of a dev set may reappear in test unless marked (what

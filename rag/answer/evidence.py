@@ -151,10 +151,11 @@ def prefer_covering(question: str, hits: list[Hit], vocab: Vocabulary) -> list[H
     contenders = [h for h in hits[1:TIE_POOL] if h.score >= TIE_RATIO * top.score]
     if not contenders:
         return hits
-    best = max(contenders, key=lambda h: coverage(terms, h.paper_id, vocab))
+    share = {h.paper_id: coverage(terms, h.paper_id, vocab) for h in (top, *contenders)}
+    best = max(contenders, key=lambda h: share[h.paper_id])
     used = {h.paper_id: len(set(terms) & vocab.paper_stems.get(h.paper_id, set())) for h in (top, best)}
     if (
-        coverage(terms, best.paper_id, vocab) < coverage(terms, top.paper_id, vocab) + TIE_COVERAGE_MARGIN
+        share[best.paper_id] < share[top.paper_id] + TIE_COVERAGE_MARGIN
         or used[best.paper_id] < used[top.paper_id] + TIE_MORE_TERMS
     ):
         return hits

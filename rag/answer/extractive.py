@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
 from rag.answer.cite import CitationBuilder, display_sentence
@@ -126,11 +127,12 @@ def _near_tie(
     """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
     clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
     that bar, a tie turned refusals of questions no paper answers into answers from a runner-up
-    that has a detail of the kind asked for."""
+    that has a detail of the kind asked for. When the challenger wins, `r.hits` takes its order,
+    so the sources list it first too."""
     hits = prefer_covering(query.question, r.hits, retriever.snapshot.vocabulary)
     if hits[0] is r.hits[0]:
         return accepted
-    challenger = bar if accepted else Bar(lenient=bar.lenient, strong=True, anchored=bar.anchored)
+    challenger = bar if accepted else replace(bar, strong=True)
     won = accept(
         query.question,
         Retrieval(hits, r.query_vec, r.sentence_rank),

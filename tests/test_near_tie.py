@@ -79,3 +79,21 @@ def test_never_raises_and_keeps_every_hit(question: str, ranked: list[tuple[str,
     assert sorted(h.paper_id for h in out) == sorted(h.paper_id for h in hits)
     # at most the first place changes; the rest keep their order
     assert [h for h in out[1:]] == [h for h in hits if h is not out[0]]
+
+
+def test_a_looser_bar_when_the_first_paper_does_not_answer() -> None:
+    """`_near_tie` asks again with a smaller margin when the first paper is refused: a runner-up
+    using a couple more of the question's words may then answer, if it answers clearly."""
+    from rag.answer.evidence import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS
+
+    ranked = _hits(("ask", 0.0497), ("little", 0.0490))
+    assert prefer_covering(QUESTION, ranked, VOCAB)[0].paper_id == "ask"
+    looser = prefer_covering(QUESTION, ranked, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)
+    assert looser[0].paper_id == "little"
+    # still only in a near tie, and never over a paper the question names
+    far = _hits(("ask", 0.0497), ("little", 0.0300))
+    assert prefer_covering(QUESTION, far, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)[0] is far[0]
+    named = _hits(("ask", 0.0), ("little", 0.0490))
+    assert (
+        prefer_covering(QUESTION, named, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)[0] is named[0]
+    )

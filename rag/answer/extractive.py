@@ -11,6 +11,8 @@ from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     LIST_POOL,
+    REFUSED_TIE_MARGIN,
+    REFUSED_TIE_TERMS,
     alternatives,
     asks_for_papers,
     is_multi,
@@ -127,9 +129,14 @@ def _near_tie(
     """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
     clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
     that bar, a tie turned refusals of questions no paper answers into answers from a runner-up
-    that has a detail of the kind asked for. When the challenger wins, `r.hits` takes its order,
-    so the sources list it first too."""
-    hits = prefer_covering(query.question, r.hits, retriever.snapshot.vocabulary)
+    that has a detail of the kind asked for. When no paper answered, a smaller lead in the
+    question's words suffices (`REFUSED_TIE_MARGIN`): the first paper lacks the asked detail,
+    a runner-up that has it and is clearly on the question answers. When the challenger wins,
+    `r.hits` takes its order, so the sources list it first too."""
+    vocab = retriever.snapshot.vocabulary
+    hits = prefer_covering(query.question, r.hits, vocab)
+    if hits[0] is r.hits[0] and not accepted:
+        hits = prefer_covering(query.question, r.hits, vocab, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)
     if hits[0] is r.hits[0]:
         return accepted
     challenger = bar if accepted else replace(bar, strong=True)

@@ -26,8 +26,9 @@ STOPWORDS = frozenset(
     would you your yours yourself yourselves also via using use used uses paper papers work works study
     studies abstract abstracts propose proposes proposed approach method methods new novel show shows
     shown tell describe describes described explain does did one two based way ways well among across
-    within without there mention mentioned mentions say says said given give gives kind type""".split()
-)
+    within without there mention mentioned mentions say says said given give gives kind type
+    aren couldn didn doesn don hadn hasn haven isn mustn needn shouldn wasn weren won wouldn""".split()
+)  # the last line: what a negative contraction leaves ("doesn't" -> "doesn" "t"), as "not" is
 
 
 def normalize_markdown(text: str) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from rag.answer.clauses import ask_clause
 from rag.answer.evidence import (
     ATTAINABLE_POOL,
@@ -69,13 +71,17 @@ def accept(
     *,
     bar: Bar = LOOSE,
     n: int | None = None,
+    ask_vec: np.ndarray | None = None,
 ) -> Accepted:
     """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
-    selected evidence clears `bar`."""
+    selected evidence clears `bar` (`ask_vec`: the ask clause's vector, if already embedded)."""
     snap = retriever.snapshot
     n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
     candidates = r.hits[:n]
-    ask_vec = retriever.embed_query(ask_clause(question)) if not multi else None
+    if multi:
+        ask_vec = None
+    elif ask_vec is None:
+        ask_vec = retriever.embed_query(ask_clause(question))
     stems = snap.vocabulary.paper_stems
     attainable = (
         set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))

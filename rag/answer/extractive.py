@@ -6,8 +6,11 @@ import logging
 import time
 from dataclasses import replace
 
+import numpy as np
+
 from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
 from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import (
     LIST_POOL,
@@ -106,13 +109,16 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
     deep = multi and asks_for_papers(query.question)
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k
-    r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever)
+    vecs = _query_vectors(query, focus, multi, retriever)
+    r = _retrieve(query.model_copy(update={"top_k": pool}), focus, retriever, vecs)
     why = _explain(r, query.top_k) if query.explain else []
-    accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=pool if deep else None)
+    ask_vec = None if multi else vecs.get(ask_clause(query.question))
+    n = pool if deep else None
+    accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=n, ask_vec=ask_vec)
     if not multi and not focus:
-        accepted = _near_tie(query, r, accepted, retriever, bar, why)
+        accepted = _near_tie(query, r, accepted, retriever, bar, why, ask_vec)
     if multi:
-        accepted = listed(accepted, *_by_alternative(query, retriever, why), deep=deep)
+        accepted = listed(accepted, *_by_alternative(query, retriever, why, vecs), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
     ranked = {h.paper_id for h in r.hits}
     hits = r.hits + [h for h, _, _ in accepted if h.paper_id not in ranked]
@@ -124,7 +130,13 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
 
 
 def _near_tie(
-    query: Query, r: Retrieval, accepted: Accepted, retriever: Retriever, bar: Bar, why: list[str]
+    query: Query,
+    r: Retrieval,
+    accepted: Accepted,
+    retriever: Retriever,
+    bar: Bar,
+    why: list[str],
+    ask_vec: np.ndarray | None,
 ) -> Accepted:
     """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
     clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
@@ -149,6 +161,7 @@ def _near_tie(
         retriever,
         why,
         bar=challenger,
+        ask_vec=ask_vec,
     )
     if not won:
         return accepted
@@ -157,22 +170,39 @@ def _near_tie(
     return won
 
 
-def _retrieve(query: Query, focus: list[str], retriever: Retriever) -> Retrieval:
-    """Ranked papers; in a follow-up the referred-to papers lead."""
+def _retrieval_text(question: str, focus: list[str], retriever: Retriever) -> str:
     snap = retriever.snapshot
-    q = query.question if not focus else f"{query.question} {' '.join(snap.papers[p].label for p in focus)}"
-    r = retriever.retrieve(q, top_k=query.top_k, papers=query.papers, files=query.files, cache=query.cache)
+    return question if not focus else f"{question} {' '.join(snap.papers[p].label for p in focus)}"
+
+
+def _query_vectors(query: Query, focus: list[str], multi: bool, retriever: Retriever) -> dict[str, np.ndarray]:
+    """Every text the answer embeds, in one model call: what is retrieved with, and the ask
+    clause (one paper) or the alternatives (a list). The call, not the text, is most of the
+    cost: a question and its ask clause apart took twice as long."""
+    extra = alternatives(query.question) if multi else [ask_clause(query.question)]
+    return retriever.embed_queries([_retrieval_text(query.question, focus, retriever), *extra], cache=query.cache)
+
+
+def _retrieve(query: Query, focus: list[str], retriever: Retriever, vecs: dict[str, np.ndarray]) -> Retrieval:
+    """Ranked papers; in a follow-up the referred-to papers lead."""
+    q = _retrieval_text(query.question, focus, retriever)
+    qv = vecs.get(q)
+    r = retriever.retrieve(
+        q, top_k=query.top_k, papers=query.papers, files=query.files, cache=query.cache, query_vec=qv
+    )
     hits = r.hits
     if focus:
         hits = sorted(hits, key=lambda h: (h.paper_id not in focus, -h.score))
         # A referred-to paper missing from the pool still leads the sources.
         missing = [p for p in focus if p not in {h.paper_id for h in hits}]
         if missing:
-            hits = retriever.retrieve(q, top_k=query.top_k, papers=missing, cache=query.cache).hits + hits
+            hits = retriever.retrieve(q, top_k=query.top_k, papers=missing, query_vec=r.query_vec).hits + hits
     return Retrieval(hits, r.query_vec)
 
 
-def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> tuple[Accepted, bool]:
+def _by_alternative(
+    query: Query, retriever: Retriever, why: list[str], vecs: dict[str, np.ndarray]
+) -> tuple[Accepted, bool]:
     """Papers for the alternatives of a "which papers … A or B?" question, each kept by its
     alternative's own ratio: one that answers its alternative, or one only on its theme that
     is on the theme of the whole question too (a split inside a phrase finds strangers).
@@ -180,13 +210,14 @@ def _by_alternative(query: Query, retriever: Retriever, why: list[str]) -> tuple
     runs: list[Accepted] = []
     for sub in alternatives(query.question):
         why.append(f"alternative: {sub}")
-        r = _retrieve(query.model_copy(update={"question": sub}), [], retriever)
+        r = _retrieve(query.model_copy(update={"question": sub}), [], retriever, vecs)
         runs.append(near_best(accept(sub, r, [], True, query.top_k, retriever, why)))
     strong = [a for run in runs for a in run if a[2].answerable()]
     alone = bool(strong)
     loose = sorted({a[0].paper_id for run in runs for a in run} - {a[0].paper_id for a in strong})
     if loose:
-        whole = retriever.retrieve(query.question, top_k=len(loose), papers=loose, cache=query.cache)
+        qv = vecs.get(query.question)
+        whole = retriever.retrieve(query.question, top_k=len(loose), papers=loose, cache=query.cache, query_vec=qv)
         why.append("the alternatives' other papers, judged on the whole question:")
         strong += accept(query.question, whole, [], True, len(loose), retriever, why, n=len(loose))
     return sorted(strong, key=lambda a: -a[2].score), alone

@@ -11,6 +11,7 @@ paraphrase on either side ("pictures", "visual"; "LLMs", "language models") stil
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _GROUPS: dict[str, str] = {
     # Data types.
@@ -48,6 +49,13 @@ _PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GRO
 
 def missing_facets(question: str, text: str) -> list[str]:
     """The data types and method families the question names that the paper's text never mentions."""
-    # A name built from the word names the data too: "ImageNet" is images, "VideoMAE" video.
-    parts = _CAMEL.sub(" ", text)
-    return [name for name, p in _PATTERNS.items() if p.search(question) and not (p.search(text) or p.search(parts))]
+    asked = _facets(question, camel=False)
+    return [name for name in asked if name not in _facets(text, camel=True)] if asked else []
+
+
+@lru_cache(maxsize=4096)  # a paper's text is read for every question it is a candidate for
+def _facets(text: str, *, camel: bool) -> tuple[str, ...]:
+    """The facets the text mentions; `camel`: also in a name built from the word ("ImageNet"
+    is images, "VideoMAE" video)."""
+    parts = _CAMEL.sub(" ", text) if camel else ""
+    return tuple(name for name, p in _PATTERNS.items() if p.search(text) or (camel and p.search(parts)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -39,6 +40,11 @@ POSITION_WEIGHT = 0.3
 
 
 def question_terms(question: str) -> list[str]:
+    return list(_question_terms(question))
+
+
+@lru_cache(maxsize=256)  # one answer reads a question's terms for every candidate paper
+def _question_terms(question: str) -> tuple[str, ...]:
     skip = {
         "paper",
         "work",
@@ -61,7 +67,7 @@ def question_terms(question: str) -> list[str]:
         "report",
         "claim",
     }
-    return [s for s in dict.fromkeys(content_stems(question)) if s not in skip]
+    return tuple(s for s in dict.fromkeys(content_stems(question)) if s not in skip)
 
 
 # A sentence that says what the paper itself does ("we propose…", "this paper shows…").
@@ -86,6 +92,7 @@ _ASKS_AVAILABILITY = re.compile(
 _LINK_ONLY_WORDS = 12  # a sentence this short once its link is gone is there for the link
 
 
+@lru_cache(maxsize=1 << 14)  # pure, and asked of the same abstract sentences for every question
 def is_availability(sentence: str) -> bool:
     """The sentence says where the code, data or models can be had (and little else)."""
     bare = _URL.sub("", sentence)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,6 +18,7 @@ from rag.index.arrays import published as published_stamp
 from rag.index.snapshot import Snapshot, load_published, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
+from rag.retrieval.queries import QueryVectors
 from rag.retrieval.signals import (
     BM25Ids,
     DenseIds,
@@ -32,8 +32,6 @@ from rag.retrieval.signals import (
 from rag.types import Hit, Paper, SentenceHit
 
 log = logging.getLogger(__name__)
-
-QUERY_CACHE_SIZE = 2048
 
 
 @dataclass
@@ -83,13 +81,9 @@ class Retriever:
         self.refresh_interval = refresh_interval
         self._snap: Snapshot | None = None
         self._checked = 0.0
-        self._lock = threading.Lock()  # query cache
         self._refresh_lock = threading.Lock()
         self._pinned: ContextVar[Snapshot | None] = ContextVar(f"pinned-{id(self)}", default=None)
-        self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
-        # The last text embedded, even uncached: an answer embeds its question, then often the
-        # same text again as its ask clause (the model is deterministic, so the vector is too).
-        self._last: tuple[str, np.ndarray] | None = None
+        self.queries = QueryVectors(embedder)
 
     @cached_property
     def store(self) -> Store:
@@ -152,22 +146,11 @@ class Retriever:
 
     def embed_query(self, text: str, *, cache: bool = True) -> np.ndarray:
         """Query vector, from a small LRU cache unless `cache` is off (benchmarks)."""
-        if cache:
-            with self._lock:
-                if text in self._qcache:
-                    self._qcache.move_to_end(text)
-                    return self._qcache[text]
-            last = self._last
-            if last is not None and last[0] == text:
-                return last[1]
-        vec = self.embedder.embed([text])[0]
-        self._last = (text, vec)
-        if cache:
-            with self._lock:
-                self._qcache[text] = vec
-                while len(self._qcache) > QUERY_CACHE_SIZE:
-                    self._qcache.popitem(last=False)
-        return vec
+        return self.queries.one(text, cache=cache)
+
+    def embed_queries(self, texts: list[str], *, cache: bool = True) -> dict[str, np.ndarray]:
+        """Several query vectors from one model call (see `QueryVectors.many`)."""
+        return self.queries.many(texts, cache=cache)
 
     def cosine(self, a: str, b: str) -> float:
         """Embedding cosine of two texts (cached query vectors), for the support judge."""

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from rag.bench.scale import paired_latency
+
 pytestmark = pytest.mark.slow
 
 
@@ -60,12 +62,18 @@ def test_quick_bench_json(tmp_path: Path) -> None:
     dev = real["dev_single"]
     assert dev["eval_questions"] > 20 and 0 <= dev["hit_at_1"] <= 1 and 0 <= dev["ours_recall_at_5"] <= 1
     assert dev["ratio_our_answer_p50_to_baseline_retrieval_p50"] > 0
+    for paired in (dev["paired"], b["paired"]):  # timed question by question in turn
+        assert paired["ratio_p50"] > 0 and paired["ratio_p95"] > 0
+        assert 0 < paired["our_answer"]["p50_ms"] <= paired["our_answer"]["p95_ms"]
+        assert 0 < paired["baseline_retrieval"]["p50_ms"] <= paired["baseline_retrieval"]["p95_ms"]
     for name in (
         "cold_ask_seconds",
         "cold_ask_peak_rss_mb",
         "real_ingest_throughput_over_raw",
         "real_reingest_unchanged_seconds",
         "real_answer_p50_over_baseline_p50",
+        "real_answer_p50_over_baseline_p50_paired",
+        "our_answer_p50_over_baseline_p50_paired",
         "real_cold_ask_seconds",
         "real_cold_ask_peak_rss_mb",
     ):
@@ -89,3 +97,10 @@ def test_quick_bench_json(tmp_path: Path) -> None:
             timeout=120,
         ).stdout
     )
+
+
+def test_paired_latency_alternates_and_times_each_side() -> None:
+    calls: list[tuple[str, int]] = []
+    a, b = paired_latency(lambda i: calls.append(("a", i)), lambda i: calls.append(("b", i)), [0, 1, 2])
+    assert calls == [("a", 0), ("b", 0), ("b", 1), ("a", 1), ("a", 2), ("b", 2)]
+    assert a["p50_ms"] >= 0 and b["p95_ms"] >= 0

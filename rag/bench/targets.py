@@ -30,6 +30,7 @@ def targets(r: dict[str, Any]) -> dict[str, dict[str, Any]]:
     add("serve_peak_rss_mb", serve.get("peak_rss_mb"), 600.0)
     b = r["baseline"]
     add("our_answer_p50_over_baseline_retrieval_p50", b["ratio_our_answer_p50_to_baseline_retrieval_p50"], 1.0)
+    add("our_answer_p50_over_baseline_p50_paired", b["paired"]["ratio_p50"], 1.0)
     add("hit_at_1_gain_over_baseline", round(b["ours_hit_at_1"] - b["hit_at_1"], 4), 0.0, higher_is_better=True)
     for n, row in sizes.items():
         add(f"hnsw_recall_at_10_{n}", row["hnsw_recall_at_10"], 0.98, higher_is_better=True)
@@ -50,6 +51,7 @@ def targets(r: dict[str, Any]) -> dict[str, dict[str, Any]]:
         add("real_cold_ask_peak_rss_mb", cold.get("peak_rss_mb"), 400.0)
         add("real_serve_peak_rss_mb", real.get("serve", {}).get("peak_rss_mb"), 1000.0)
         add("real_answer_p50_over_baseline_p50", dev["ratio_our_answer_p50_to_baseline_retrieval_p50"], 1.0)
+        add("real_answer_p50_over_baseline_p50_paired", dev["paired"]["ratio_p50"], 1.0)
         add(
             "real_hit_at_1_gain_over_baseline",
             round(dev["ours_hit_at_1"] - dev["hit_at_1"], 4),

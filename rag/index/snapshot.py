@@ -84,6 +84,26 @@ class Snapshot:
         return ids, np.asarray(matrix, dtype=np.float32), owner
 
     @cached_property
+    def sentence_row(self) -> dict[str, int]:
+        """Sentence id -> its row in `dense_rows`' matrix."""
+        return {cid: i for i, cid in enumerate(self.dense_rows[0])}
+
+    @cached_property
+    def paper_rows(self) -> dict[str, np.ndarray]:
+        """Paper id -> the matrix rows of its sentences, in the abstract's order: a paper's
+        vectors in one indexing, not one memory-mapped row object per sentence."""
+        row = self.sentence_row
+        return {
+            pid: np.asarray([row[n.node_id] for n in nodes if n.node_id in row], dtype=np.intp)
+            for pid, nodes in self.by_paper.items()
+        }
+
+    def rows_of(self, ids: list[str]) -> np.ndarray:
+        """The vectors of these sentences as rows (ids must have vectors)."""
+        row = self.sentence_row
+        return self.dense_rows[1][[row[i] for i in ids]]
+
+    @cached_property
     def centroid_row(self) -> dict[str, int]:
         """Paper id -> its row in `centroids`."""
         return {pid: i for i, pid in enumerate(self.paper_ids)}

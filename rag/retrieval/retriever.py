@@ -157,8 +157,7 @@ class Retriever:
         return float(self.embed_query(a) @ self.embed_query(b))
 
     def sentence_vectors(self, ids: list[str]) -> np.ndarray:
-        vectors = self.snapshot.vectors
-        return np.stack([vectors[i] for i in ids]) if ids else np.zeros((0, 1), dtype=np.float32)
+        return self.snapshot.rows_of(ids) if ids else np.zeros((0, 1), dtype=np.float32)
 
     def retrieve(
         self,
@@ -280,8 +279,8 @@ def _paper_signals(
 def _best_cosine(snap: Snapshot, paper_id: str, qv: np.ndarray) -> float:
     """The question's best cosine with any sentence of the paper, from the same snapshot the
     ranking used: a paper ranked by its title or name may have no sentence in the dense pool."""
-    vecs = [snap.vectors[n.node_id] for n in snap.by_paper.get(paper_id, []) if n.node_id in snap.vectors]
-    return float((np.stack(vecs) @ qv).max()) if vecs else 0.0
+    rows = snap.paper_rows.get(paper_id)
+    return float((snap.dense_rows[1][rows] @ qv).max()) if rows is not None and len(rows) else 0.0
 
 
 def _hit(

@@ -188,3 +188,18 @@ def test_a_writer_killed_between_saving_and_publishing_leaves_the_published_stam
     arrays.publish(home, "abstracts", "next")  # once a stamp is published, older ones go
     assert not arrays.folder(home, "abstracts", stamp).exists()
     assert not (home / "bm25" / f"abstracts-{stamp}").exists()
+
+
+@pytest.mark.parametrize("from_arrays", [True, False])
+def test_a_papers_rows_are_its_sentence_vectors_in_order(tmp_path: Path, from_arrays: bool) -> None:
+    """`paper_rows`/`rows_of` index the matrix; they give exactly the vectors by id, in the
+    abstract's order, whether the snapshot came from the array files or from the store."""
+    engine = _engine(tmp_path)
+    engine.ingest([write_corpus(tmp_path / "c", "small", SMALL)])
+    snap = engine.retriever.snapshot if from_arrays else _from_store(engine)
+    matrix = snap.dense_rows[1]
+    for pid, nodes in snap.by_paper.items():
+        ids = [n.node_id for n in nodes]
+        expected = np.stack([snap.vectors[i] for i in ids])
+        assert np.array_equal(matrix[snap.paper_rows[pid]], expected)
+        assert np.array_equal(snap.rows_of(ids), expected)

@@ -139,7 +139,8 @@ def is_referring(question: str) -> bool:
 def coverage(terms: list[str], paper_id: str, vocab: Vocabulary, apart: frozenset[str] = frozenset()) -> float:
     """The idf-weighted share of the question's terms the paper uses (`apart`: hyphenated
     terms it writes as separate words)."""
-    have = vocab.paper_stems.get(paper_id, set()) | apart
+    have = vocab.paper_stems.get(paper_id, set())
+    have = have | apart if apart else have
     weights = {t: vocab.idf(t) for t in terms}
     return sum(w for t, w in weights.items() if t in have) / (sum(weights.values()) or 1.0)
 

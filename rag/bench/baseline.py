@@ -6,13 +6,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from rag.answer.pipeline import ask
-from rag.bench.scale import latency, paired_latency
+from rag.bench.scale import latency, paired_latency, uncached_answer
 from rag.evaluation.baseline import baseline_ranking
 from rag.evaluation.evalset import EvalCase
 from rag.evaluation.metrics import hit_at_1, recall_at_k
 from rag.retrieval.retriever import Retriever
-from rag.types import Query
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +57,7 @@ def _paired(ours: Retriever, retriever: Any, questions: list[str]) -> dict[str, 
     """Our whole extractive answer and the baseline's bare retrieval timed question by question
     in turn (`paired_latency`), query cache off on both sides: the ratio the machine's drift
     does not move."""
-
-    def answer(q: str) -> Any:
-        return ask(Query(question=q, cache=False), backend="extractive", retriever=ours)
-
-    mine, base = paired_latency(answer, lambda q: baseline_ranking(retriever, q), questions)
+    mine, base = paired_latency(uncached_answer(ours), lambda q: baseline_ranking(retriever, q), questions)
     return {
         "our_answer": mine,
         "baseline_retrieval": base,

@@ -21,10 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from rag.answer.pipeline import ask
 from rag.bench.real import real_corpus
 from rag.bench.reload import instance_reload
-from rag.bench.scale import bench_size, latency, synthetic_abstracts, write_text_corpus
+from rag.bench.scale import bench_size, latency, synthetic_abstracts, uncached_answer, write_text_corpus
 from rag.bench.targets import targets
 from rag.corpus.reader import corpus_files, read_corpus_file
 from rag.engine import Engine
@@ -33,7 +32,6 @@ from rag.index.snapshot import Snapshot
 from rag.models.embed import Embedder
 from rag.retrieval.retriever import Retriever
 from rag.settings import PROJECT_ROOT, Settings
-from rag.types import Answer, Query
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +56,8 @@ def _mb(kb: float) -> float:
 
 
 def time_answers(retriever: Retriever, questions: list[str]) -> dict[str, float]:
-    """End-to-end extractive answers through the pipeline `Engine.ask` uses, query embedding
-    included, no cache (synthetic indexes have a retriever but no engine)."""
-
-    def one(q: str) -> Answer:
-        return ask(Query(question=q, cache=False), backend="extractive", retriever=retriever)
-
+    """p50/p95 of `uncached_answer` (synthetic indexes have a retriever but no engine)."""
+    one = uncached_answer(retriever)
     one(questions[0])
     return latency(one, questions)
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 import logging
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from rag.answer.pipeline import ask
 from rag.index.chunks import paper_hash, paper_node, sentence_node
 from rag.index.store import Store
 from rag.models.embed import Embedder
 from rag.retrieval.retriever import Retriever
-from rag.types import Paper
+from rag.types import Answer, Paper, Query
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,16 @@ def latency(fn: Any, items: list[Any]) -> dict[str, float]:
         fn(item)
         xs.append(time.perf_counter() - t)
     return ms_stats(xs)
+
+
+def uncached_answer(retriever: Retriever) -> Callable[[str], Answer]:
+    """An end-to-end extractive answer through the pipeline `Engine.ask` uses, query embedding
+    included, no cache: what every answer-latency figure of the bench times."""
+
+    def one(q: str) -> Answer:
+        return ask(Query(question=q, cache=False), backend="extractive", retriever=retriever)
+
+    return one
 
 
 def paired_latency(a: Any, b: Any, items: list[Any]) -> tuple[dict[str, float], dict[str, float]]:

@@ -20,8 +20,8 @@ class QueryVectors:
         self.size = size
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        # The last text embedded, even uncached: an answer often embeds the same text again
-        # (its question as the support judge's query; the model is deterministic).
+        # The last text embedded, even uncached: a caller that asks for it again right away
+        # (the support judge's cosines) gets it without a second model call.
         self._last: tuple[str, np.ndarray] | None = None
 
     def one(self, text: str, *, cache: bool = True) -> np.ndarray:

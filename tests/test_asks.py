@@ -360,3 +360,20 @@ def test_asked_part_is_a_tail_of_the_question(question: str) -> None:
 )
 def test_the_wh_words_own_noun_is_what_is_asked(question: str, asks_names: bool) -> None:
     assert any(n.name.startswith("names of") for n in needs(question)) is asks_names
+
+
+@pytest.mark.parametrize(
+    ("question", "required"),
+    [
+        # "what kind of X" is answered by a description as often as by a name: it never refuses
+        ("Which kind of models did they evaluate?", False),
+        ("What type of datasets was the method evaluated on?", False),
+        ("What sorts of baselines does it outperform?", False),
+        # a plain "which X" asks for the named things
+        ("Which models did they evaluate?", True),
+        ("Which datasets was the method evaluated on?", True),
+    ],
+)
+def test_a_kind_of_named_thing_is_asked_without_requiring_a_name(question: str, required: bool) -> None:
+    (need,) = [n for n in needs(question) if n.name.startswith("names of")]
+    assert need.required is required and need.specific

@@ -67,6 +67,7 @@ _ENTITY_ASK = re.compile(
     r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it|achiev\w*|outperform\w*|perform\w*|rank\w*|scor\w*)\b|\s*[?,])",
     re.I,
 )
+_KIND_OF = re.compile(r"\b(?:kinds?|types?|sorts?)\s+of\b", re.I)
 # "compared to best-of-N", "outperforms in-context learning", "better than fine-tuning".
 _COMPARED = re.compile(
     r"\b(?:compared\s+(?:to|with|against)|relative\s+to|outperform\w*|surpass\w*|beat\w*|than|versus|vs\.?)"
@@ -165,7 +166,10 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
         baselines = m.group(1).lower().startswith("baseline")
         met = any_of(named, matches(_COMPARED)) if baselines else named
-        out.append(Need(f"names of {m.group(1)}", met, specific=True))
+        # "What kind of model does it build on?" is answered by a description as often as by a
+        # name ("a pre-trained diffusion model"): the named sentence leads, none is required.
+        kind = _KIND_OF.search(question[m.start() : m.start(1)]) is not None
+        out.append(Need(f"names of {m.group(1)}", met, required=not kind, specific=True))
     elif _NAME_ASK.search(question):
         out.append(_name_need(question, whole, label, text))
     return out

@@ -12,7 +12,7 @@ import pytest
 from rag.engine import Engine
 from rag.errors import IndexCorrupt
 from rag.index.health import open_store, wipe_store
-from rag.index.snapshot import load_snapshot
+from rag.index.loading import load_snapshot
 from rag.retrieval.signals import bm25_scores
 from tests.conftest import SMALL, write_corpus
 from tests.fakes import HashEmbedder

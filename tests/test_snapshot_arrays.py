@@ -10,7 +10,8 @@ import pytest
 
 from rag.engine import Engine
 from rag.index import arrays
-from rag.index.snapshot import Snapshot, load_snapshot
+from rag.index.loading import load_snapshot
+from rag.index.snapshot import Snapshot
 from rag.settings import Settings
 from tests.conftest import SMALL, write_corpus
 from tests.fakes import HashEmbedder

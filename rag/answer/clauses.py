@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _ANY_WH = re.compile(r"\b(?:what|which|how|why|who|whom|whose|when|where)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.:;?!])\s+")
@@ -12,6 +13,7 @@ _OPENS = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)  # pure; read per candidate paper and per sentence scoring of one answer
 def ask_clause(question: str) -> str:
     """The part of a question that asks ("… over channels with erasures, what two design
     elements do the algorithms rest on?" -> "what two design elements …"): its last sentence,

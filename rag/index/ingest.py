@@ -18,8 +18,8 @@ from rag.index.arrays import ready as arrays_ready
 from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
 from rag.index.file_records import confirm_unchanged, record_files, unchanged_candidates
 from rag.index.health import write_marker
+from rag.index.loading import bm25_ready, load_snapshot
 from rag.index.repair import writer_lock, writing
-from rag.index.snapshot import bm25_ready, load_snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
 from rag.text.normalize import clean, sentence_spans

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from rag.index.arrays import published as published_stamp
-from rag.index.snapshot import Snapshot, load_published, load_snapshot
+from rag.index.loading import load_published, load_snapshot
+from rag.index.snapshot import Snapshot
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
 from rag.retrieval.queries import QueryVectors

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,8 @@ TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 STOPWORDS = "en"
 STEMMER_LANGUAGE = "english"
 PERSIST_FILE = "retriever.json"
+# bm25s sets its own logger to DEBUG on import; its debug lines are noise on our stderr.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 
 @dataclass

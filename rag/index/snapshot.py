@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,9 +14,6 @@ from rag.index.mentions import Mentions, naming_labels
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import content_stems, words
 from rag.types import Paper
-
-# bm25s sets its own logger to DEBUG on import; its debug lines are noise on our stderr.
-logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 
 @dataclass

@@ -23,8 +23,6 @@ if TYPE_CHECKING:  # chromadb is imported when a store opens; llama-index only b
     from llama_index.core.schema import TextNode
 
 log = logging.getLogger(__name__)
-# bm25s sets its own logger to DEBUG on import; its debug lines are noise on our stderr.
-logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 
 class Store:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from rag.answer.asks import needs
 from rag.answer.facets import missing_facets
-from rag.answer.names import unknown_names
+from rag.answer.names import acronym_stems, unknown_names
 from rag.answer.selection import question_terms
-from rag.index.vocabulary import Vocabulary
+from rag.index.vocabulary import Vocabulary, phrases
 from rag.text.normalize import content_stems
 from rag.types import Hit
 
@@ -41,6 +41,10 @@ REFUSED_TIE_MARGIN = 0.10
 REFUSED_TIE_TERMS = 2
 # The leading candidates whose words a list question is held to (a deeper pool uses every word).
 ATTAINABLE_POOL = 40
+# A phrase of a list question's topic this rare among the indexed papers (a share of them, at
+# least one paper) names the topic: a paper using it is listed though its sentences are far
+# from the question (it uses the topic in passing, or the question is worded otherwise).
+RARE_PHRASE_SHARE = 0.01
 
 # "papers that …" asks for several; "the paper that …" describes one.
 _MULTI = re.compile(
@@ -67,6 +71,7 @@ class Features:
     score: float
     followup: bool = False
     multi: bool = False
+    rare_phrase: bool = False  # uses a rare phrase of a list question's topic
 
     def on_theme(self) -> bool:
         """Close enough to be listed beside a paper that answers: its best sentence is on
@@ -84,7 +89,9 @@ class Features:
         """Far down a deep "which papers" pool: answers on its own, or is on the theme with as
         much of the question's terms as a single-paper answer needs (a paper that names the
         topic in passing, in a long sentence, is far from the question's vector)."""
-        return self.answerable() or (self.missing_detail is None and self.covers() and self.coverage >= MIN_COVERAGE)
+        if self.missing_detail is not None:
+            return False
+        return self.answerable() or self.rare_phrase or (self.covers() and self.coverage >= MIN_COVERAGE)
 
     def answerable(self) -> bool:
         if self.missing_detail is not None:
@@ -132,13 +139,22 @@ def alternatives(question: str) -> list[str]:
     return subs[:ALTERNATIVES_MAX]
 
 
+def shares_rare_phrase(question: str, paper_id: str, vocab: Vocabulary) -> bool:
+    """The paper uses a two-word phrase of the list question's topic (what follows "which
+    papers") that few indexed papers use: "data augmentation", "human preference models"."""
+    m = _MULTI.search(question)
+    asked = phrases(question[m.end() :] if m else question)
+    limit = max(1.0, RARE_PHRASE_SHARE * vocab.n)
+    return any(vocab.df.get(p, 0) <= limit for p in asked & vocab.paper_phrases.get(paper_id, set()))
+
+
 def is_referring(question: str) -> bool:
     return bool(_REFERRING.search(question))
 
 
 def coverage(terms: list[str], paper_id: str, vocab: Vocabulary, apart: frozenset[str] = frozenset()) -> float:
-    """The idf-weighted share of the question's terms the paper uses (`apart`: hyphenated
-    terms it writes as separate words)."""
+    """The idf-weighted share of the question's terms the paper uses (`apart`: terms it uses in
+    another form: a hyphenated word written apart, words written as their acronym)."""
     have = vocab.paper_stems.get(paper_id, set())
     have = have | apart if apart else have
     weights = {t: vocab.idf(t) for t in terms}
@@ -209,7 +225,8 @@ def features(
     terms = question_terms(question)
     if attainable is not None and any(t in attainable for t in terms):
         terms = [t for t in terms if t in attainable]
-    covered = coverage(terms, hit.paper_id, vocab, written_apart(question, paper_text))
+    other_forms = written_apart(question, paper_text) | acronym_stems(question, paper_text)
+    covered = coverage(terms, hit.paper_id, vocab, other_forms)
     asks = needs(question, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(question, f"{paper_text} {hit.label}")):
@@ -221,4 +238,5 @@ def features(
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * covered
-    return Features(round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi)
+    rare = multi and shares_rare_phrase(question, hit.paper_id, vocab)
+    return Features(round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi, rare)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from rag.text.normalize import STOPWORDS, content_stems
+
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
 # Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
 NAME = re.compile(
@@ -56,3 +58,46 @@ def unknown_names(question: str, text: str) -> list[str]:
             continue
         out.append(name)
     return list(dict.fromkeys(out))
+
+
+_TEXT_ACRONYM = re.compile(r"\b[A-Z][A-Za-z]?[A-Z]{1,5}s?\b")
+_WORDS = re.compile(r"[A-Za-z][a-z]*")
+ACRONYM_RUN_MAX = 6
+
+
+def _initials_runs(words: list[str], letters: str) -> list[list[str]]:
+    """Runs of consecutive `words` whose initials spell `letters` (stopwords counted, so
+    "out of distribution" is "ood"), or spell it with the stopwords of the run skipped."""
+    out = []
+    for i in range(len(words)):
+        for j in range(i + 2, min(i + ACRONYM_RUN_MAX, len(words)) + 1):
+            run = words[i:j]
+            if "".join(w[0] for w in run) == letters or (
+                len(letters) > 2
+                and run[0] not in STOPWORDS
+                and "".join(w[0] for w in run if w not in STOPWORDS) == letters
+            ):
+                out.append(run)
+    return out
+
+
+def _letters(acronym: str) -> str:
+    """ "GNNs" -> "gnn": a lowercase plural s is not a letter of the acronym."""
+    return (acronym[:-1] if acronym.endswith("s") else acronym).lower()
+
+
+def acronym_stems(question: str, text: str) -> frozenset[str]:
+    """The question's words a text writes as an acronym ("graph neural networks" where the
+    paper says "GNNs"), and the question's acronyms a text spells out ("LLM" where it says
+    "large language model"), as stems: the same terms in another form, which a coverage
+    count by stems would miss."""
+    q_words = [w.lower() for w in _WORDS.findall(question)]
+    t_words = [w.lower() for w in _WORDS.findall(text)]
+    out: set[str] = set()
+    for acr in {m.group(0) for m in _TEXT_ACRONYM.finditer(text)}:
+        for run in _initials_runs(q_words, _letters(acr)):
+            out.update(content_stems(" ".join(run)))
+    for acr in {m.group(0) for m in _TEXT_ACRONYM.finditer(question)}:
+        if _initials_runs(t_words, _letters(acr)):
+            out.update(content_stems(acr))
+    return frozenset(out)

@@ -52,8 +52,7 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {}
 FLOORS_SCALE: dict[str, float] = {
-    "fact_recall": 0.83,  # measured 0.8496
-    "set_recall": 0.72,  # 0.750
+    "set_recall": 0.75,  # measured 0.774
 }
 
 

@@ -92,7 +92,9 @@ def test_a_rare_phrase_of_the_topic_is_shared() -> None:
 
 def test_a_rare_phrase_lists_a_paper_far_from_the_question() -> None:
     far = Features(cosine=0.30, coverage=0.2, missing_detail=None, score=0.8, multi=True)
-    assert not far.lists()
+    assert not far.lists() and not far.on_theme()
+    named = Features(cosine=0.30, coverage=0.2, missing_detail=None, score=0.8, multi=True, rare_phrase=True)
+    assert named.on_theme()  # accepted beside the papers that answer, then listed
     assert Features(cosine=0.30, coverage=0.2, missing_detail=None, score=0.8, multi=True, rare_phrase=True).lists()
     lacking = Features(cosine=0.30, coverage=0.2, missing_detail="a number", score=0.8, multi=True, rare_phrase=True)
     assert not lacking.lists()

@@ -76,10 +76,11 @@ class Features:
     def on_theme(self) -> bool:
         """Close enough to be listed beside a paper that answers: its best sentence is on
         topic, or, in a "which papers" list, looser but with the question's terms covered (a
-        topic question matches no one sentence of a paper as closely as a detail question)."""
+        topic question matches no one sentence of a paper as closely as a detail question; or
+        uses a rare phrase of its topic)."""
         if self.missing_detail is not None:
             return False
-        return self.cosine >= MIN_COSINE or (self.multi and self.covers())
+        return self.cosine >= MIN_COSINE or (self.multi and (self.covers() or self.rare_phrase))
 
     def covers(self) -> bool:
         """Close enough, with enough of the question's terms, to stand in a "which papers" list."""

@@ -66,6 +66,8 @@ def test_phrases_are_adjacent_content_stems() -> None:
     assert phrases("Data augmentation groups.") == {"data augment", "augment group"}
     assert phrases("One.") == set()
     assert phrases("data, then augmentation; groups (of augmentation)") == set()  # not across punctuation
+    assert phrases("a flow-matching loss") == {"flow match", "match loss"}  # a compound as its parts
+    assert phrases("out-of-distribution data") == {"distribut data"}
     stems = paper_stems(Paper(paper_id="p", source="s", position=0, label="X", abstract="Fairness of models."))
     assert "fair model" in stems and "fair" in stems  # "of" between them is dropped
 
@@ -88,6 +90,15 @@ def test_a_rare_phrase_of_the_topic_is_shared() -> None:
     assert not shares_rare_phrase("Which papers train neural networks?", "aug", vocab)
     # the frame ("which papers examine") is not the topic
     assert not shares_rare_phrase("Which papers examine", "aug", vocab)
+
+
+def test_two_common_words_side_by_side_are_no_topic() -> None:
+    # "task network" is in one paper of 202, but "task" and "network" are each in most of them
+    abstracts = {f"n{i}": f"Neural networks for task {i}." for i in range(200)}
+    abstracts |= {"pair": "One task network.", "aug": "Data augmentation."}
+    vocab = _vocab(abstracts)
+    assert not shares_rare_phrase("Which papers train a task network?", "pair", vocab)
+    assert shares_rare_phrase("Which papers use data augmentation?", "aug", vocab)
 
 
 def test_a_rare_phrase_lists_a_paper_far_from_the_question() -> None:

@@ -45,6 +45,9 @@ ATTAINABLE_POOL = 40
 # least one paper) names the topic: a paper using it is listed though its sentences are far
 # from the question (it uses the topic in passing, or the question is worded otherwise).
 RARE_PHRASE_SHARE = 0.01
+# ...and one of its words is itself this rare: two common words side by side by chance ("predictive
+# models", "learning knowledge") are no topic, though their pair is rare.
+PHRASE_WORD_SHARE = 0.10
 
 # "papers that …" asks for several; "the paper that …" describes one.
 _MULTI = re.compile(
@@ -146,7 +149,10 @@ def shares_rare_phrase(question: str, paper_id: str, vocab: Vocabulary) -> bool:
     m = _MULTI.search(question)
     asked = phrases(question[m.end() :] if m else question)
     limit = max(1.0, RARE_PHRASE_SHARE * vocab.n)
-    return any(vocab.df.get(p, 0) <= limit for p in asked & vocab.paper_phrases.get(paper_id, set()))
+    return any(
+        vocab.df.get(p, 0) <= limit and not all(vocab.common(w, PHRASE_WORD_SHARE) for w in p.split())
+        for p in asked & vocab.paper_phrases.get(paper_id, set())
+    )
 
 
 def is_referring(question: str) -> bool:

@@ -30,7 +30,7 @@ from rag.index.chunks import Record
 log = logging.getLogger(__name__)
 
 FILES = ("records.json", "vectors.npy", "centroids.npy", "stems.json")
-FORMAT = 4  # 3: content stems are stemmed twice (rag/text/normalize.py); 4: stems.json holds phrases
+FORMAT = 5  # 3: content stems are stemmed twice (rag/text/normalize.py); 5: stems.json holds phrases
 
 
 def folder(home: Path, collection: str, stamp: str) -> Path:

@@ -30,6 +30,10 @@ class Vocabulary:
             for s in terms:
                 self.df[s] = self.df.get(s, 0) + 1
 
+    def common(self, stem: str, share: float) -> bool:
+        """Used by more than `share` of the indexed papers."""
+        return self.df.get(stem, 0) > share * self.n
+
     def idf(self, stem: str) -> float:
         return math.log((self.n + 1) / (self.df.get(stem, 0) + 0.5))
 
@@ -43,7 +47,9 @@ def phrases(text: str) -> set[str]:
     stems and phrases live in one set."""
     out: set[str] = set()
     for clause in _CLAUSE_BREAK.split(text):
-        st = content_stems(clause)
+        # A compound as its parts ("flow-matching" is "flow match"): as a whole word beside its
+        # own parts it made pairs no text writes ("out-of-distribut distribut").
+        st = content_stems(clause.replace("-", " "))
         out.update(f"{a} {b}" for a, b in itertools.pairwise(st))
     return out
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.evidence import TIE_RATIO, prefer_covering
+from rag.answer.evidence import TIE_RATIO, prefer_covering, title_share
 from rag.index.vocabulary import Vocabulary
 from rag.types import Hit, Paper
 
@@ -97,3 +97,33 @@ def test_a_looser_bar_when_the_first_paper_does_not_answer() -> None:
     assert (
         prefer_covering(QUESTION, named, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)[0] is named[0]
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "share"),
+    [
+        # every title word, in another order and form, and a compound as its parts
+        (
+            "What does the causal-abstraction identifiability work assume?",
+            "On the Identifiability of Causal Abstractions",
+            1.0,
+        ),
+        ("What does the identifiability work assume?", "On the Identifiability of Causal Abstractions", 1 / 3),
+        ("What does it assume?", "Causal Abstractions", 0.0),  # a title of two words names nothing
+        ("What does it assume?", None, 0.0),
+    ],
+)
+def test_title_share(question: str, title: str | None, share: float) -> None:
+    assert title_share(question, Hit(paper_id="p", label="p", title=title, score=1.0)) == pytest.approx(share)
+
+
+def test_a_near_tie_goes_to_the_paper_whose_title_the_question_spells_out() -> None:
+    question = "For latent causal models, what assumption does the causal-abstraction identifiability work adopt?"
+    top = Hit(
+        paper_id="ask", label="ask", title="General Identifiability for Causal Representation Learning", score=0.0497
+    )
+    named = Hit(paper_id="described", label="d", title="On the Identifiability of Causal Abstractions", score=0.0495)
+    assert prefer_covering(question, [top, named], VOCAB)[0].paper_id == "described"
+    # outside the near tie the title does not overturn the ranking
+    far = named.model_copy(update={"score": 0.0497 * TIE_RATIO * 0.9})
+    assert prefer_covering(question, [top, far], VOCAB)[0].paper_id == "ask"

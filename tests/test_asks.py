@@ -67,6 +67,8 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("What is the new loss called?", "", "Our loss is new.", ["a name of loss"]),
         ("What are the two cooperating models called?", "", "", ["a name"]),
         ("What name does the paper give to the drop?", "", "", ["a name"]),
+        # "grant" the verb asks for no funding
+        ("What status should the field grant to the method?", "", "", []),
     ],
 )
 def test_need_kinds(question: str, label: str, text: str, names: list[str]) -> None:
@@ -141,6 +143,7 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Which optimizer was used to train it?", "", "", "We train with AdamW.", "We train with care."),
         ("When was it published?", "", "", "It appeared in 2021.", "It appeared recently."),
         ("Who funded the work?", "", "", "Supported by an NSF grant.", "Supported by friends."),
+        ("What is the grant number?", "", "", "Supported by grant 123.", "Supported by friends."),
         ("How many random seeds were used?", "", "", "Results average 5 seeds.", "Results average 5 runs."),
         # a digit inside a name counts nothing
         ("What accuracy does it reach?", "", "", "It reaches 81.2% on GSM8K.", "It is strong on GSM8K and GPT-4 tasks."),

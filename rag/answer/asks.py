@@ -46,7 +46,14 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
         re.compile(r"\b(?:adam|adamw|sgd|optimi[sz]er)\b", re.I),
     ),
     (re.compile(r"\b(?:when was|what year|published|release date)\b", re.I), re.compile(r"\b(?:19|20)\d\d\b")),
-    (re.compile(r"\b(?:funded|funding|grant)\b", re.I), re.compile(r"\b(?:fund|grant)", re.I)),
+    # "grant" the noun ("which grant", "grant number"), not the verb ("should grant them a status").
+    (
+        re.compile(
+            r"\b(?:funded|funding|(?:which|what|a|the|research)\s+grants?|grants?\s+(?:numbers?|no|ids?|from|agenc\w+))\b",
+            re.I,
+        ),
+        re.compile(r"\b(?:fund|grant)", re.I),
+    ),
     (re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
 ]
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.evidence import TIE_RATIO, prefer_covering, title_share
+from rag.answer.ties import TIE_RATIO, prefer_covering, title_share
 from rag.index.vocabulary import Vocabulary
 from rag.types import Hit, Paper
 
@@ -84,7 +84,7 @@ def test_never_raises_and_keeps_every_hit(question: str, ranked: list[tuple[str,
 def test_a_looser_bar_when_the_first_paper_does_not_answer() -> None:
     """`_near_tie` asks again with a smaller margin when the first paper is refused: a runner-up
     using a couple more of the question's words may then answer, if it answers clearly."""
-    from rag.answer.evidence import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS
+    from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS
 
     ranked = _hits(("ask", 0.0497), ("little", 0.0490))
     assert prefer_covering(QUESTION, ranked, VOCAB)[0].paper_id == "ask"

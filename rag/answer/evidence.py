@@ -27,23 +27,6 @@ MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answe
 LIST_POOL = 80
 LIST_MAX = 60
 LIST_QUOTED_TWICE = 6  # the first papers of a deep list are quoted by two sentences, the rest by one
-# A near tie for the first place of a one-paper question (see prefer_covering; tuned on dev at
-# 57, 1,057 and 2,416 papers): papers within this share of the top fused score, among the first
-# few, and by how much more of the question's words the challenger must use.
-TIE_RATIO = 0.97
-TIE_POOL = 5
-TIE_COVERAGE_MARGIN = 0.25
-TIE_MORE_TERMS = 3
-# ...or to the contender whose title's words the question nearly all uses (a share at least
-# this, and this much more than the first paper's), its title having at least three words.
-TITLE_SHARE = 0.75
-TITLE_SHARE_MARGIN = 0.4
-TITLE_MIN_WORDS = 3
-# When the first paper does not answer (e.g. it lacks the number asked for), a runner-up in the
-# near tie needs less of a lead in the question's words, and must answer clearly (dev_fresh at
-# 1,057 and 2,416 papers: one refusal mended, no unanswerable question of dev answered).
-REFUSED_TIE_MARGIN = 0.10
-REFUSED_TIE_TERMS = 2
 # The leading candidates whose words a list question is held to (a deeper pool uses every word).
 ATTAINABLE_POOL = 40
 # A phrase of a list question's topic this rare among the indexed papers (a share of them, at
@@ -190,58 +173,6 @@ def written_apart(question: str, text: str) -> frozenset[str]:
         if re.search(rf"(?<![\w-]){seam}(?![\w-])", text, re.I):
             out.add(stem[0])
     return frozenset(out)
-
-
-def prefer_covering(
-    question: str,
-    hits: list[Hit],
-    vocab: Vocabulary,
-    *,
-    margin: float = TIE_COVERAGE_MARGIN,
-    more_terms: int = TIE_MORE_TERMS,
-) -> list[Hit]:
-    """A near tie at the top of a one-paper question goes to the paper that uses clearly more
-    of the question's words. With thousands of papers indexed, the fused ranks of the first few
-    papers differ by a hair, and a paper matching only the question's ask ("… deal with
-    multi-head attention?") edges out the one its description is about, which shares far more
-    of its words (dev at 2,416 papers: both wrong-paper answers mended, nothing changed at 57
-    or 1,057). Several more words, not a share alone: in a short question one word swings it."""
-    if len(hits) < 2 or hits[0].score < max(h.score for h in hits):  # a named paper leads: keep it
-        return hits
-    terms = question_terms(question)
-    top = hits[0]
-    contenders = [h for h in hits[1:TIE_POOL] if h.score >= TIE_RATIO * top.score]
-    if not contenders:
-        return hits
-    titled = _named_by_title(question, top, contenders)
-    if titled is not None:
-        return [titled] + [h for h in hits if h is not titled]
-    share = {h.paper_id: coverage(terms, h.paper_id, vocab) for h in (top, *contenders)}
-    best = max(contenders, key=lambda h: share[h.paper_id])
-    used = {h.paper_id: len(set(terms) & vocab.paper_stems.get(h.paper_id, set())) for h in (top, best)}
-    if share[best.paper_id] < share[top.paper_id] + margin or used[best.paper_id] < used[top.paper_id] + more_terms:
-        return hits
-    return [best] + [h for h in hits if h is not best]
-
-
-def title_share(question: str, hit: Hit) -> float:
-    """The share of the paper's title words (stems; 0 for a title of under three) that the
-    question uses, in any order or form ("the causal-abstraction identifiability work" for
-    "On the Identifiability of Causal Abstractions")."""
-    title = set(content_stems((hit.title or "").replace("-", " ")))
-    if len(title) < TITLE_MIN_WORDS:
-        return 0.0
-    return len(title & set(content_stems(question.replace("-", " ")))) / len(title)
-
-
-def _named_by_title(question: str, top: Hit, contenders: list[Hit]) -> Hit | None:
-    """The contender of a near tie whose title the question all but spells out, when the first
-    paper's title it does not: the question names its paper by description."""
-    shares = {h.paper_id: title_share(question, h) for h in (top, *contenders)}
-    best = max(contenders, key=lambda h: shares[h.paper_id])
-    if shares[best.paper_id] >= TITLE_SHARE and shares[best.paper_id] >= shares[top.paper_id] + TITLE_SHARE_MARGIN:
-        return best
-    return None
 
 
 def features(

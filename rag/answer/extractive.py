@@ -12,18 +12,10 @@ from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near
 from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
-from rag.answer.evidence import (
-    LIST_POOL,
-    REFUSED_TIE_MARGIN,
-    REFUSED_TIE_TERMS,
-    alternatives,
-    asks_for_papers,
-    is_multi,
-    is_referring,
-    prefer_covering,
-)
+from rag.answer.evidence import LIST_POOL, alternatives, asks_for_papers, is_multi, is_referring
 from rag.answer.language import language_note
 from rag.answer.question import check_question
+from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
 

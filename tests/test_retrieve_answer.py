@@ -204,3 +204,22 @@ def test_a_code_link_is_evidence_only_when_the_question_asks_for_code(fake_engin
 )
 def test_availability_sentences(sentence: str, link: bool) -> None:
     assert is_availability(sentence) is link
+
+
+@pytest.mark.parametrize(
+    ("question", "multi"),
+    [
+        ("Which methods does it compare against?", True),
+        ("What are the methods proposed for pruning?", True),
+        ("Which two methods are proposed?", True),
+        ("What kinds of methods are compared?", True),
+        ("Which papers have code?", True),
+        # the wh-word asks for something else; the methods are one paper's background
+        ("What do existing approaches to distillation require that the new method avoids?", False),
+        ("What limitation of prior methods does the approach address?", False),
+        ("What do recent works on force fields claim?", False),
+        ("Which tasks did they show it works on?", False),  # "works" the verb
+    ],
+)
+def test_a_list_is_asked_only_by_the_wh_phrase(question: str, multi: bool) -> None:
+    assert is_multi(question) is multi

@@ -97,8 +97,19 @@ class Features:
 _PAPERS = re.compile(r"\b(?:papers?|works|studies|abstracts|articles)\b", re.I)
 
 
+# "What do existing approaches to X require …?", "What limitation of prior methods does it
+# address?": the wh-word asks for something else (it has an auxiliary or a noun of its own), and
+# the methods are a paper's background, not a list to draw up.
+_NOT_ASKED = re.compile(
+    r"^\s*(?:which|what)\s+(?:(?!kinds?\b|types?\b|sorts?\b|families\b|family\b)[\w-]+\s+of\b"
+    r"|(?:[\w-]+\s+){0,2}?(?:do|does|did|has|have|had|can|could|would|will|should)\b)",
+    re.I,
+)
+
+
 def is_multi(question: str) -> bool:
-    return bool(_MULTI.search(question))
+    m = _MULTI.search(question)
+    return m is not None and not (m.start() == 0 and _NOT_ASKED.match(m.group(0)))
 
 
 def asks_for_papers(question: str) -> bool:

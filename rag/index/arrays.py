@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -128,9 +128,16 @@ def save(
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-# (papers, sentences, sentence vectors by id, centroids, paper stems, the vector matrix whose
-# rows those vectors are, in `sentences` order)
-Loaded = tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray], np.ndarray, dict[str, set[str]], np.ndarray]
+class Loaded(NamedTuple):
+    """What answering reads of one stamp. From the store rather than these files, centroids,
+    stems and the matrix are not read (None) and the loader computes them."""
+
+    papers: dict[str, Record]
+    sentences: dict[str, Record]
+    vectors: dict[str, np.ndarray]  # by sentence id: rows of `matrix`
+    centroids: np.ndarray | None
+    stems: dict[str, set[str]] | None  # each paper's stems and phrases
+    matrix: np.ndarray | None  # one row per sentence, in `sentences` order
 
 
 def load(home: Path, collection: str, stamp: str) -> Loaded | None:
@@ -167,4 +174,4 @@ def _read(base: Path, stamp: str) -> Loaded:
         raise ValueError("centroid rows do not match the papers")
     vectors = {cid: matrix[i] for i, cid in enumerate(sentences)}
     stems = {pid: set(v) for pid, v in json.loads((base / "stems.json").read_text(encoding="utf-8")).items()}
-    return papers, sentences, vectors, centroids, stems, matrix
+    return Loaded(papers, sentences, vectors, centroids, stems, matrix)

@@ -58,17 +58,20 @@ def load_snapshot(store: Store, home: Path, *, vectors: bool = True) -> Snapshot
     """Read the committed manifest and its sentences (with their vectors unless `vectors`
     is off): from this stamp's array files when they are intact, else from the store (and
     then the files are written for the next reader). BM25 is loaded from disk or rebuilt."""
-    manifest, sentences, sent_vecs, cached_centroids, stems, matrix = _read_any(store, home, vectors)
+    loaded = _read_any(store, home, vectors)
+    manifest = loaded.papers
     stamp = stamp_of(manifest)
     paper_order = sorted(manifest)
-    centroids = np.zeros((0, 1), dtype=np.float32) if cached_centroids is None else cached_centroids
-    if vectors and paper_order and cached_centroids is None:
-        emb = store.paper_embeddings(paper_order)
-        centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
-        stems = {pid: paper_stems(node_to_paper(n)) for pid, n in manifest.items()}
-        listed = {pid: sorted(v) for pid, v in stems.items()}
-        arrays.save(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, listed)
-    return _assemble(home, store.name, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix)
+    if loaded.centroids is None:
+        loaded = loaded._replace(centroids=np.zeros((0, 1), dtype=np.float32))
+        if vectors and paper_order:
+            emb = store.paper_embeddings(paper_order)
+            centroids = np.asarray([emb[p] for p in paper_order], dtype=np.float32)
+            stems = {pid: paper_stems(node_to_paper(n)) for pid, n in manifest.items()}
+            listed = {pid: sorted(v) for pid, v in stems.items()}
+            arrays.save(home, store.name, stamp, manifest, loaded.sentences, loaded.vectors, centroids, listed)
+            loaded = loaded._replace(centroids=centroids, stems=stems)
+    return _assemble(home, store.name, stamp, loaded)
 
 
 def load_published(home: Path, collection: str) -> Snapshot | None:
@@ -78,27 +81,15 @@ def load_published(home: Path, collection: str) -> Snapshot | None:
     if stamp is None or not bm25_ready(home, collection, stamp):
         return None
     loaded = arrays.load(home, collection, stamp)
-    if loaded is None:
+    if loaded is None or stamp_of(loaded.papers) != stamp:
         return None
-    manifest, sentences, sent_vecs, centroids, stems, matrix = loaded
-    if stamp_of(manifest) != stamp:
-        return None
-    return _assemble(home, collection, stamp, manifest, sentences, sent_vecs, centroids, stems, matrix)
+    return _assemble(home, collection, stamp, loaded)
 
 
-def _assemble(
-    home: Path,
-    collection: str,
-    stamp: str,
-    manifest: dict[str, Record],
-    sentences: dict[str, Record],
-    sent_vecs: dict[str, np.ndarray],
-    centroids: np.ndarray,
-    stems: dict[str, set[str]] | None,
-    matrix: np.ndarray | None,
-) -> Snapshot:
+def _assemble(home: Path, collection: str, stamp: str, loaded: arrays.Loaded) -> Snapshot:
     """The snapshot of these records and vectors, with this stamp's BM25 (loaded or built;
     older generations are removed when a newer stamp is published, see `arrays.publish`)."""
+    manifest, sentences = loaded.papers, loaded.sentences
     by_paper: dict[str, list[Record]] = {}
     for n in sorted(sentences.values(), key=lambda n: (n.metadata["paper_id"], int(n.metadata["sent_index"]))):
         by_paper.setdefault(n.metadata["paper_id"], []).append(n)
@@ -115,28 +106,19 @@ def _assemble(
         bm25_sentences=bm25_s,
         bm25_papers=bm25_p,
         by_paper=by_paper,
-        vectors=sent_vecs,
+        vectors=loaded.vectors,
         paper_ids=paper_order,
-        centroids=centroids,
+        centroids=loaded.centroids if loaded.centroids is not None else np.zeros((0, 1), dtype=np.float32),
         bm25_sentence_ids=sent_order,
         bm25_paper_ids=paper_order,
-        stems=stems,
-        matrix=matrix,
+        stems=loaded.stems,
+        matrix=loaded.matrix,
     )
 
 
-def _read_any(
-    store: Store, home: Path, vectors: bool
-) -> tuple[
-    dict[str, Record],
-    dict[str, Record],
-    dict[str, np.ndarray],
-    np.ndarray | None,
-    dict[str, set[str]] | None,
-    np.ndarray | None,
-]:
-    """Manifest, sentences, vectors and (from array files only) centroids and stems. The manifest is
-    always read from the store: its stamp names the files, so they can never be stale."""
+def _read_any(store: Store, home: Path, vectors: bool) -> arrays.Loaded:
+    """Manifest, sentences, vectors and (from array files only) centroids, stems and matrix. The
+    manifest is always read from the store: its stamp names the files, so they can never be stale."""
     if vectors:
         try:
             manifest = store.manifest()
@@ -145,11 +127,10 @@ def _read_any(
         cached = arrays.load(home, store.name, stamp_of(manifest)) if manifest else None
         # Fewer stored sentences than the files list means the store lost some (extra ones are
         # an ingest in progress): the full read below reports it instead of answering past it.
-        if manifest and cached is not None and store.count()[1] >= len(cached[1]):
-            _, sentences, sent_vecs, centroids, stems, matrix = cached
-            return manifest, sentences, sent_vecs, centroids, stems, matrix
+        if manifest and cached is not None and store.count()[1] >= len(cached.sentences):
+            return cached._replace(papers=manifest)
     manifest, sentences, sent_vecs = _read_committed(store, vectors)
-    return manifest, sentences, sent_vecs, None, None, None
+    return arrays.Loaded(manifest, sentences, sent_vecs, None, None, None)
 
 
 def _read_committed(store: Store, vectors: bool) -> tuple[dict[str, Record], dict[str, Record], dict[str, np.ndarray]]:

@@ -90,6 +90,7 @@ def _restore(home: Path, kw: dict[str, Any]) -> bool:
         log.warning("an ingest into %s was interrupted before anything was published: starting empty", home)
         return False
     papers, sentences, _, centroids, _, matrix = loaded
+    assert centroids is not None and matrix is not None  # the array files always hold both
     store.put_records(list(papers.values()), centroids, papers=True)
     store.put_records(list(sentences.values()), matrix, papers=False)
     store.set_info(stamp=stamp)

@@ -31,6 +31,8 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         # the counted thing of a speedup or a bound, after one more modifier
         ("What decoding throughput speedup does it give?", "", "High throughput.", ["a number of throughput"]),
         ("What cumulative regret bound is proven?", "", "Low regret.", ["a number of regret"]),
+        # a wh-phrase headed by "papers" asks for papers; "bound" is their verb, not a measure
+        ("Which papers bound the regret of online learners?", "", "Low regret.", []),
         ("What causes the collapse?", "", "", ["a cause", "a causal link"]),
         ("What is the source of the data?", "", "", []),
         # a relative "where" opens no question: the count is still what is asked

@@ -17,7 +17,9 @@ _ASKS_NUMBER = re.compile(
     r"\b(?:how many|how much|how large|how big|what (?:percentage|percent|fraction|number|size|proportion)"
     r"|by what (?:factor|margin)|what is the (?:speed-?up|size)"
     # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
-    r"|(?:what|which|in which)\s+(?:\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
+    # "Which papers bound the regret …": a wh-phrase headed by "papers" asks for papers; the word
+    # after it is their verb.
+    r"|(?:what|which|in which)\s+(?:(?!(?:papers|works|studies|articles|abstracts)\b)\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
     r"|speed-?up|exponent|bound)s?|dimension))\b",
     re.I,
 )

@@ -39,6 +39,13 @@ LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely ch
         ("Does it extend to function approximation?", "Tabular MDPs are solved.", ["function approximation"]),
         ("Are there finite-sample guarantees?", "We give non-asymptotic bounds.", []),
         ("Are there finite-sample guarantees?", "We give non asymptotic bounds.", []),  # spelled apart
+        # a facet word as the verb that ends a wh-question names no facet; as its object it does
+        ("What kind of methods does the benchmark reward?", IMAGE_PAPER, []),
+        ("What does the model forecast?", LLM_PAPER, []),
+        ("What reward does the agent receive?", IMAGE_PAPER, ["reinforcement learning"]),
+        ("How does the policy use rewards?", IMAGE_PAPER, ["reinforcement learning"]),
+        ("Does the method handle video?", IMAGE_PAPER, ["video"]),
+        ("What does the method do with video?", IMAGE_PAPER, ["video"]),
     ],
 )
 def test_missing_facets(question: str, text: str, missing: list[str]) -> None:

@@ -47,9 +47,22 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PATTERNS = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in _GROUPS.items()}
 
 
+# A wh-question with do-support whose wh-phrase is the object ends with its verb ("What does
+# the benchmark reward?"): a facet word used so names no kind of data or family of methods.
+_WH_DO = re.compile(r"^\s*(?:what|which)\b[^?]*?\b(?:do|does|did)\s+((?:[\w-]+\s+){1,4}?)([A-Za-z]+)\s*\?\s*$", re.I)
+_PREPOSITIONS = frozenset("with on for in to from of by about at into over under across".split())
+
+
+def _without_final_verb(question: str) -> str:
+    m = _WH_DO.match(question)
+    if m is None or m.group(1).split()[-1].lower() in _PREPOSITIONS:  # "… do with video?"
+        return question
+    return question[: m.start(2)] + question[m.end(2) :]
+
+
 def missing_facets(question: str, text: str) -> list[str]:
     """The data types and method families the question names that the paper's text never mentions."""
-    asked = _facets(question, camel=False)
+    asked = _facets(_without_final_verb(question), camel=False)
     return [name for name in asked if name not in _facets(text, camel=True)] if asked else []
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer.evidence import is_multi, is_referring
+from rag.answer.evidence import asked_of, is_multi, is_referring
 from rag.answer.selection import is_availability
 from rag.engine import Engine
 from rag.text.normalize import match_form
@@ -223,3 +223,19 @@ def test_availability_sentences(sentence: str, link: bool) -> None:
 )
 def test_a_list_is_asked_only_by_the_wh_phrase(question: str, multi: bool) -> None:
     assert is_multi(question) is multi
+
+
+@pytest.mark.parametrize(
+    ("question", "labels", "one_paper"),
+    [
+        ("What kind of interpretability methods does the GENIE benchmark reward?", ["GENIE"], True),
+        ("Which methods does GENIE compare against?", ["GENIE"], True),
+        ("Which methods did GENIE-2 beat?", ["GENIE-2"], True),
+        ("Which methods does it compare against?", [], False),  # no paper named
+        ("Which approaches besides GENIE address forgetting?", ["GENIE"], False),  # a list beside it
+        ("Which papers does GENIE cite?", ["GENIE"], False),  # a list of papers
+        ("Which methods does GENIEX use?", ["GENIE"], False),  # another word
+    ],
+)
+def test_a_list_asked_of_a_named_paper_is_about_that_paper(question: str, labels: list[str], one_paper: bool) -> None:
+    assert asked_of(question, labels) is one_paper

@@ -112,6 +112,17 @@ def is_multi(question: str) -> bool:
     return m is not None and not (m.start() == 0 and _NOT_ASKED.match(m.group(0)))
 
 
+def asked_of(question: str, labels: list[str]) -> bool:
+    """ "What kind of methods does <named paper> reward?": the list's wh-phrase is the object of
+    a question whose subject is a paper the question names; it asks about that paper's content,
+    not for a list of papers ("Which approaches besides <name> …" stays a list)."""
+    m = _MULTI.search(question)
+    if m is None or not labels or _PAPERS.search(question):
+        return False
+    names = "|".join(re.escape(label) for label in labels)
+    return re.match(rf"\s+(?:do|does|did)\s+(?:the\s+)?(?:{names})(?![\w-])", question[m.end() :]) is not None
+
+
 def asks_for_papers(question: str) -> bool:
     """A list question about papers themselves ("which papers …"), not about a paper's methods
     or tasks ("which methods did it compare?"): its list is drawn from the whole index."""

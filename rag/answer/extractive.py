@@ -12,7 +12,7 @@ from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near
 from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
-from rag.answer.evidence import LIST_POOL, alternatives, asks_for_papers, is_multi, is_referring
+from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, is_multi, is_referring
 from rag.answer.language import language_note
 from rag.answer.question import check_question
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
@@ -97,7 +97,9 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
 
 def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE) -> Answer:
     """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them."""
-    multi = is_multi(query.question) and not focus
+    snap = retriever.snapshot
+    named = [snap.papers[p].label for p in snap.named_in(query.question) if p in snap.papers]
+    multi = is_multi(query.question) and not focus and not asked_of(query.question, named)
     # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
     deep = multi and asks_for_papers(query.question)
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k

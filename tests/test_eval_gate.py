@@ -51,9 +51,7 @@ TARGETS_SCALE: dict[str, tuple[float, bool]] = {
 }
 # Not met yet: the floor the gate holds meanwhile (measured figure minus a small margin).
 FLOORS_57: dict[str, float] = {}
-FLOORS_SCALE: dict[str, float] = {
-    "set_recall": 0.75,  # measured 0.774
-}
+FLOORS_SCALE: dict[str, float] = {}
 
 
 def figures(report: dict[str, Any]) -> dict[str, float]:

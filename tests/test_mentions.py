@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.index.mentions import Mentions, naming_labels
+from rag.index.mentions import Mentions, expansions, naming_labels
 from rag.index.vocabulary import Vocabulary
 from rag.types import Paper
 
@@ -126,3 +126,41 @@ def test_a_title_with_math_is_named_as_a_reader_writes_it() -> None:
     m = Mentions(papers, Vocabulary(papers), naming_labels(papers))
     text = "'Auditing f-differential privacy in one run' audits once, and PRISM infers fragments."
     assert m.find(text, strong_only=True) == ["a", "b"]
+
+
+DEFINING = {
+    "d1": ("LSMI", "We introduce the Lightweight Sample-wise Multimodal Interaction (LSMI) estimator."),
+    "d2": ("SBS", "We propose Speed-Based Sampling (SBS) for fast decoding."),
+    "d3": ("EVIs", "A relaxation we refer to as *expected variational inequalities* (EVIs) is solvable."),
+    "d4": ("CommVQ", "We propose Commutative Vector Quantization (CommVQ)."),  # no initials: not taken
+    "d5": ("MIL", "We study multiple instance learning (MIL) with noisy bags."),  # a field, see below
+    "d6": ("Zed", "Bags in multiple instance learning are sets of instances."),
+    "d7": ("Yak", "Weakly supervised multiple instance learning of bags."),
+    "d8": ("Yam", "Attention-based multiple instance learning pools bags."),
+    "d9": ("Yew", "Multiple instance learning for pathology slides."),
+}
+DEF_PAPERS = {
+    pid: _paper(pid, label, f"Title of {pid}", f"{abstract} Extra words {pid}.")
+    for pid, (label, abstract) in DEFINING.items()
+}
+
+
+@pytest.mark.parametrize(
+    ("pid", "expected"),
+    [
+        ("d1", {"lightweight sample wise multimodal interaction"}),
+        ("d2", {"speed based sampling"}),  # initials of a hyphenated word's parts
+        ("d3", {"expected variational inequalities"}),  # markdown stripped, plural label
+        ("d4", set()),
+        ("d5", set()),  # four more abstracts say "multiple instance learning"
+    ],
+)
+def test_expansions_are_the_long_form_a_paper_defines_its_label_by(pid: str, expected: set[str]) -> None:
+    assert expansions(DEF_PAPERS[pid], Vocabulary(DEF_PAPERS)) == expected
+
+
+def test_a_text_spelling_out_a_label_names_its_paper() -> None:
+    mentions = Mentions(DEF_PAPERS, Vocabulary(DEF_PAPERS), naming_labels(DEF_PAPERS))
+    text = "You could use the Lightweight Sample-wise Multimodal Interaction estimator."
+    assert mentions.find(text, strong_only=True) == ["d1"]
+    assert mentions.find("Multiple instance learning with bags.", strong_only=True) == []

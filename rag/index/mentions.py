@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rag.index.vocabulary import Vocabulary
+from rag.index.vocabulary import Vocabulary, phrases
 from rag.text.normalize import content_stems, normalize_markdown
 from rag.types import Paper
 
@@ -35,6 +35,44 @@ def naming_labels(papers: dict[str, Paper]) -> set[str]:
     return out
 
 
+# "… we introduce the Lightweight Sample-wise Multimodal Interaction (LSMI) estimator".
+EXPANSION_MAX_WORDS = 8
+_CONNECTIVES = frozenset({"of", "for", "and", "in", "on", "to", "the", "with", "via", "from", "by", "a", "an"})
+
+
+def _initials(words: list[str], *, split: bool) -> str:
+    parts = [q for w in words for q in (w.split("-") if split else [w]) if q]
+    return "".join(q[0] for q in parts if q.lower() not in _CONNECTIVES).lower()
+
+
+def expansions(paper: Paper, vocab: Vocabulary) -> set[str]:
+    """What the abstract writes the paper's label for, where it defines it ("Lightweight
+    Sample-wise Multimodal Interaction (LSMI)", "expected variational inequalities (EVIs)"):
+    the words just before the label in parentheses whose initials spell it (a hyphenated word
+    by its first letter or by each part's). A text that writes that long form names the paper as
+    surely as one that writes the label, unless the indexed abstracts share it: "multiple
+    instance learning (MIL)" is a field, not a paper's name."""
+    out: set[str] = set()
+    letters = paper.label.removesuffix("s").lower()  # "EVIs": a lowercase plural s is no initial
+    text, key = paper.abstract, f"({paper.label})"
+    at = text.find(key)
+    while at > 0:
+        before = [w for w in (w.strip("*_") for w in text[:at].split()[-EXPANSION_MAX_WORDS:]) if w]
+        before = before[max((i + 1 for i, w in enumerate(before) if re.search(r"[()]", w)), default=0) :]
+        for i in range(len(before) - 1):
+            run = before[i:]
+            if run[0].lower() not in _CONNECTIVES and letters in (
+                _initials(run, split=False),
+                _initials(run, split=True),
+            ):
+                pairs = phrases(" ".join(run))
+                if pairs and min(vocab.df.get(p, 0) for p in pairs) <= RARE_WORD_MAX_ABSTRACTS:
+                    out.add(_phrase(" ".join(run)))
+                break
+        at = text.find(key, at + 1)
+    return out
+
+
 def _plain(text: str) -> list[str]:
     """Lowercased words, hyphenated ones split, as a reader sees them: a title's
     "$f$-differential" and a text's "f-differential" are the same two words."""
@@ -60,6 +98,8 @@ class Mentions:
         for pid, p in papers.items():
             if pid in naming:
                 self.labels.setdefault(p.label, set()).add(pid)
+                for phrase in expansions(p, vocab):
+                    self.heads.setdefault(phrase, set()).add(pid)
             if not p.title:
                 continue
             head = p.title.split(":", 1)[0] if ":" in p.title else ""

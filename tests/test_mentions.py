@@ -133,7 +133,8 @@ DEFINING = {
     "d2": ("SBS", "We propose Speed-Based Sampling (SBS) for fast decoding."),
     "d3": ("EVIs", "A relaxation we refer to as *expected variational inequalities* (EVIs) is solvable."),
     "d4": ("CommVQ", "We propose Commutative Vector Quantization (CommVQ)."),  # no initials: not taken
-    "d5": ("MIL", "We study multiple instance learning (MIL) with noisy bags."),  # a field, see below
+    "d10": ("SGLMs", "We fit *Sparse Graded Linear Models* (SGLMs) to counts."),  # markdown, plural label
+    "d5": ("MIL", "We study Multiple Instance Learning (MIL) with noisy bags."),  # a field, see below
     "d6": ("Zed", "Bags in multiple instance learning are sets of instances."),
     "d7": ("Yak", "Weakly supervised multiple instance learning of bags."),
     "d8": ("Yam", "Attention-based multiple instance learning pools bags."),
@@ -150,8 +151,9 @@ DEF_PAPERS = {
     [
         ("d1", {"lightweight sample wise multimodal interaction"}),
         ("d2", {"speed based sampling"}),  # initials of a hyphenated word's parts
-        ("d3", {"expected variational inequalities"}),  # markdown stripped, plural label
+        ("d3", set()),  # lowercase: a term of the field ("constraint satisfaction problems (CSPs)")
         ("d4", set()),
+        ("d10", {"sparse graded linear models"}),
         ("d5", set()),  # four more abstracts say "multiple instance learning"
     ],
 )

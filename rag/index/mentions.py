@@ -45,11 +45,18 @@ def _initials(words: list[str], *, split: bool) -> str:
     return "".join(q[0] for q in parts if q.lower() not in _CONNECTIVES).lower()
 
 
+def _coined(run: list[str]) -> bool:
+    """Capitalised as a name ("Lightweight Sample-wise Multimodal Interaction"): a lowercase
+    long form ("constraint satisfaction problems (CSPs)") is a term of the field, which a
+    conversation uses without meaning that paper."""
+    return run[0].lower() not in _CONNECTIVES and all(w[0].isupper() for w in run if w.lower() not in _CONNECTIVES)
+
+
 def expansions(paper: Paper, vocab: Vocabulary) -> set[str]:
     """What the abstract writes the paper's label for, where it defines it ("Lightweight
-    Sample-wise Multimodal Interaction (LSMI)", "expected variational inequalities (EVIs)"):
-    the words just before the label in parentheses whose initials spell it (a hyphenated word
-    by its first letter or by each part's). A text that writes that long form names the paper as
+    Sample-wise Multimodal Interaction (LSMI)"): the capitalised words just before the label in
+    parentheses whose initials spell it (a hyphenated word by its first letter or by each
+    part's). A text that writes that long form names the paper as
     surely as one that writes the label, unless the indexed abstracts share it: "multiple
     instance learning (MIL)" is a field, not a paper's name."""
     out: set[str] = set()
@@ -61,7 +68,7 @@ def expansions(paper: Paper, vocab: Vocabulary) -> set[str]:
         before = before[max((i + 1 for i, w in enumerate(before) if re.search(r"[()]", w)), default=0) :]
         for i in range(len(before) - 1):
             run = before[i:]
-            if run[0].lower() not in _CONNECTIVES and letters in (
+            if _coined(run) and letters in (
                 _initials(run, split=False),
                 _initials(run, split=True),
             ):

@@ -24,8 +24,8 @@ MULTI_MIN_COSINE = 0.33  # a further paper of such a list, with that coverage (t
 MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
 MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answer on their own
 # A "which papers" list: candidates looked at, and papers listed (a conference has dozens per topic).
-# 120, not 80: at conference scale a third of the on-topic papers ranked below 80 (dev multi set
-# recall +0.019 at 1,057 papers and +0.032 at 2,416, for ~2.5 more papers per list).
+# 120, not 80: at conference scale gold papers of dev's list questions ranked 84-120 (dev multi
+# set recall +0.019 at 1,057 papers and +0.032 at 2,416, for ~2.5 more papers per list).
 LIST_POOL = 120
 LIST_MAX = 60
 LIST_QUOTED_TWICE = 6  # the first papers of a deep list are quoted by two sentences, the rest by one

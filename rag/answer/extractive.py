@@ -95,11 +95,16 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
     return snap.names_any(question) and not focus.explicit
 
 
+def _asked_of_named(question: str, retriever: Retriever) -> bool:
+    """A list question asked of a paper it names (`evidence.asked_of`); looked up only for list
+    questions."""
+    snap = retriever.snapshot
+    return asked_of(question, [snap.papers[p].label for p in snap.named_in(question) if p in snap.papers])
+
+
 def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE) -> Answer:
     """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them."""
-    snap = retriever.snapshot
-    named = [snap.papers[p].label for p in snap.named_in(query.question) if p in snap.papers]
-    multi = is_multi(query.question) and not focus and not asked_of(query.question, named)
+    multi = is_multi(query.question) and not focus and not _asked_of_named(query.question, retriever)
     # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
     deep = multi and asks_for_papers(query.question)
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k

@@ -56,9 +56,8 @@ def expansions(paper: Paper, vocab: Vocabulary) -> set[str]:
     """What the abstract writes the paper's label for, where it defines it ("Lightweight
     Sample-wise Multimodal Interaction (LSMI)"): the capitalised words just before the label in
     parentheses whose initials spell it (a hyphenated word by its first letter or by each
-    part's). A text that writes that long form names the paper as
-    surely as one that writes the label, unless the indexed abstracts share it: "multiple
-    instance learning (MIL)" is a field, not a paper's name."""
+    part's). A text that writes that long form names the paper as surely as one that writes the
+    label, unless more indexed abstracts use it: "Multiple Instance Learning (MIL)" is a field."""
     out: set[str] = set()
     letters = paper.label.removesuffix("s").lower()  # "EVIs": a lowercase plural s is no initial
     text, key = paper.abstract, f"({paper.label})"

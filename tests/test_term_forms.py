@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.answer.evidence import Features, coverage, shares_rare_phrase
-from rag.answer.names import acronym_stems
+from rag.answer.names import ACRONYM_RUN_MAX, _initials_runs, acronym_stems
 from rag.answer.selection import question_terms
 from rag.index.vocabulary import Vocabulary, paper_stems, phrases
+from rag.text.normalize import STOPWORDS
 from rag.types import Paper
 
 
@@ -43,6 +44,31 @@ def test_acronym_stems(question: str, text: str, found: set[str]) -> None:
 def test_acronym_stems_are_question_stems(question: str, text: str) -> None:
     out = acronym_stems(question, text)
     assert out <= set(question_terms(question)) | {s for s in out if s.isalnum()}
+
+
+def _all_runs(words: list[str], letters: str) -> list[list[str]]:
+    """Every run of 2..ACRONYM_RUN_MAX words, checked one by one: what `_initials_runs` must find."""
+    out = []
+    for i in range(len(words)):
+        for j in range(i + 2, min(i + ACRONYM_RUN_MAX, len(words)) + 1):
+            run = words[i:j]
+            kept = [w for w in run if w not in STOPWORDS]
+            if "".join(w[0] for w in run) == letters or (
+                len(letters) > 2 and run[0] not in STOPWORDS and "".join(w[0] for w in kept) == letters
+            ):
+                out.append(run)
+    return out
+
+
+_RUN_WORDS = st.sampled_from(
+    ["of", "the", "a", "to", "graph", "neural", "network", "out", "distribution", "gain", "net"]
+)
+
+
+@given(st.lists(_RUN_WORDS, max_size=14), st.text(alphabet="aognd t", min_size=2, max_size=7))
+def test_initials_runs_are_every_run_that_spells_the_letters(words: list[str], letters: str) -> None:
+    letters = letters.replace(" ", "") or "gn"
+    assert list(_initials_runs(words, letters)) == _all_runs(words, letters)
 
 
 def _vocab(abstracts: dict[str, str]) -> Vocabulary:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from rag.text.normalize import STOPWORDS, content_stems
 
@@ -65,20 +66,22 @@ _WORDS = re.compile(r"[A-Za-z][a-z]*")
 ACRONYM_RUN_MAX = 6
 
 
-def _initials_runs(words: list[str], letters: str) -> list[list[str]]:
+def _initials_runs(words: list[str], letters: str) -> Iterator[list[str]]:
     """Runs of consecutive `words` whose initials spell `letters` (stopwords counted, so
-    "out of distribution" is "ood"), or spell it with the stopwords of the run skipped."""
-    out = []
-    for i in range(len(words)):
-        for j in range(i + 2, min(i + ACRONYM_RUN_MAX, len(words)) + 1):
-            run = words[i:j]
-            if "".join(w[0] for w in run) == letters or (
-                len(letters) > 2
-                and run[0] not in STOPWORDS
-                and "".join(w[0] for w in run if w not in STOPWORDS) == letters
+    "out of distribution" is "ood"), or spell it with the stopwords of the run skipped. Either
+    way a run starts with a word of the first letter and has at least as many words as
+    letters: only those are looked at (this ran for every candidate paper of every answer)."""
+    initials = "".join(w[0] for w in words)
+    n = len(letters)
+    start = initials.find(letters[0])
+    while start >= 0:
+        for j in range(start + max(2, n), min(start + ACRONYM_RUN_MAX, len(words)) + 1):
+            run = words[start:j]
+            if initials[start:j] == letters or (
+                n > 2 and run[0] not in STOPWORDS and "".join(w[0] for w in run if w not in STOPWORDS) == letters
             ):
-                out.append(run)
-    return out
+                yield run
+        start = initials.find(letters[0], start + 1)
 
 
 def _letters(acronym: str) -> str:
@@ -98,6 +101,6 @@ def acronym_stems(question: str, text: str) -> frozenset[str]:
         for run in _initials_runs(q_words, _letters(acr)):
             out.update(content_stems(" ".join(run)))
     for acr in {m.group(0) for m in _TEXT_ACRONYM.finditer(question)}:
-        if _initials_runs(t_words, _letters(acr)):
+        if next(_initials_runs(t_words, _letters(acr)), None) is not None:
             out.update(content_stems(acr))
     return frozenset(out)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from rag.errors import UsageError
 from rag.settings import load_settings as _settings
@@ -94,6 +95,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         from rag.evaluation.baseline import build_baseline
 
         baseline, _ = build_baseline(Path(engine.settings.home), list(engine.papers.values()), engine.embedder)
+    judgments = _judgments(args, engine)
     out = Path(args.out)
     reports = {}
     for b in backends:
@@ -108,6 +110,7 @@ def _run_eval(args: argparse.Namespace) -> int:
             top_k=args.top_k or s.top_k,
             corpus=corpus,
             baseline=baseline,
+            judgments=judgments,
         )
         print(f"{b}: wrote {folder}/report.md")
         print((folder / "report.md").read_text(encoding="utf-8").split("## Failures")[0].strip())
@@ -117,6 +120,21 @@ def _run_eval(args: argparse.Namespace) -> int:
     for f in failed:
         print(f"below threshold: {f}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _judgments(args: argparse.Namespace, engine: Any) -> Any:
+    """The --judgments files; papers outside the --corpus files are judged by the set's gold."""
+    if not args.judgments:
+        return None
+    from rag.corpus.reader import corpus_files
+    from rag.evaluation.judgments import JudgmentsError, load_judgments
+
+    extra = {f.stem for f in corpus_files([Path(c) for c in args.corpus or []])}
+    complete = [pid for pid, p in engine.papers.items() if p.source not in extra]
+    try:
+        return load_judgments([Path(p) for p in args.judgments], complete)
+    except JudgmentsError as e:
+        raise UsageError(str(e)) from None
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

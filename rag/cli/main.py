@@ -108,6 +108,12 @@ def _add_tool_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "--corpus", action="append", metavar="PATH", help="also index this corpus file (repeatable; own index, reused)"
     )
     ev.add_argument("--baseline", action="store_true", help="also score the plain llama-index baseline")
+    ev.add_argument(
+        "--judgments",
+        action="append",
+        metavar="PATH",
+        help="graded papers of list answers (JSONL; repeatable): adds list precision to the report",
+    )
     ev.add_argument("--diff", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two eval runs")
     ev.add_argument("--backend", action="append", choices=BACKENDS, help="backend (repeat to compare)")
     ev.add_argument("--out", default="eval/runs/latest", help="output folder")

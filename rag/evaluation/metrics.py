@@ -238,6 +238,9 @@ MEAN_METRICS = [
     "answer_length",
     "answerable_refused",
     "followup_exact_set",
+    "list_precision",
+    "list_precision_lenient",
+    "list_judged",
 ]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.evaluation.evalset import EvalCase
+from rag.evaluation.judgments import Judgments, list_scores
 from rag.evaluation.metrics import SupportFn, aggregate, bootstrap_ci, default_support, score_row
 from rag.evaluation.report_md import REPORT_METRICS, TYPES, fmt, report_markdown
 from rag.types import Answer
@@ -47,10 +48,18 @@ def run_cases(cases: list[EvalCase], ask: AskFn, *, progress: bool | None = None
 
 
 def build_report(
-    cases: list[EvalCase], rows: list[dict[str, Any]], abstracts: dict[str, str], support: SupportFn | None = None
+    cases: list[EvalCase],
+    rows: list[dict[str, Any]],
+    abstracts: dict[str, str],
+    support: SupportFn | None = None,
+    judgments: Judgments | None = None,
 ) -> dict[str, Any]:
+    """`judgments`: graded papers of lists (`rag eval --judgments`), scored as list precision."""
     by_id = {c.id: c.row() for c in cases}
     scores = [score_row(by_id[r["id"]], r, abstracts, support or default_support) for r in rows]
+    if judgments is not None:
+        for s, r in zip(scores, rows, strict=True):
+            s.update(list_scores(by_id[r["id"]], r, judgments))
     report: dict[str, Any] = {
         "n": len(rows),
         "overall": aggregate(scores),
@@ -114,6 +123,7 @@ def write_run(
     title: str,
     support: SupportFn | None = None,
     extra: dict[str, Any] | None = None,
+    judgments: Judgments | None = None,
 ) -> dict[str, Any]:
     """results.jsonl, report.json, report.md and the plots; `extra` (the corpus, the baseline)
     is added to the report."""
@@ -121,7 +131,7 @@ def write_run(
     with open(out / "results.jsonl", "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    report = build_report(cases, rows, abstracts, support)
+    report = build_report(cases, rows, abstracts, support, judgments)
     report.update(extra or {})
     (out / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     (out / "report.md").write_text(report_markdown(report, title), encoding="utf-8")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rag.evaluation.baseline import score_baseline
 from rag.evaluation.evalset import EvalCase
+from rag.evaluation.judgments import Judgments
 from rag.evaluation.metrics import support_with
 from rag.evaluation.report import run_cases, write_run
 from rag.types import Answer
@@ -28,6 +29,7 @@ def evaluate(
     progress_bar: bool | None = None,
     corpus: dict[str, Any] | None = None,
     baseline: Any = None,
+    judgments: Judgments | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Ask every case through `Engine.ask` and write results.jsonl and the reports to `out`;
     with a `baseline` index, score it on the same questions. Returns the report and the rows."""
@@ -46,5 +48,6 @@ def evaluate(
     extra: dict[str, Any] = {"corpus": corpus} if corpus else {}
     if baseline is not None:
         extra["baseline"] = score_baseline(baseline, cases, rows)
-    report = write_run(cases, rows, abstracts, out, title, support_with(engine.retriever.cosine), extra)
+    support = support_with(engine.retriever.cosine)
+    report = write_run(cases, rows, abstracts, out, title, support, extra, judgments)
     return report, rows

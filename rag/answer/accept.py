@@ -145,19 +145,25 @@ def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *
     its alternatives and covers the whole question's terms as a list member must (a sentence on
     one alternative is less close to a question naming two; the terms keep a paper that answers
     only a fragment of a split phrase out); then the papers close enough to the best, in rank
-    order, the alternatives' papers after them, and (`deep`: the question asks for papers, from
-    a deep pool) every further paper that answers the question on its own."""
+    order, and after them, best first, the alternatives' papers and (`deep`: the question asks
+    for papers, from a deep pool) every further paper that answers the question on its own."""
     covers = answers_alternative and any(a[2].missing_detail is None and a[2].covers() for a in question_run)
     if not covers and not any(a[2].answerable() for a in question_run):
         return []
     out = near_best(question_run)[:MULTI_MAX]
     # Further down the pool a paper must answer the question on its own, not only share its theme.
-    further = sorted((a for a in question_run if a[2].lists()), key=lambda a: -a[2].score) if deep else []
+    further = [a for a in question_run if a[2].lists()] if deep else []
     seen = {a[0].paper_id for a in out}
+    rest: Accepted = []
     for a in [*added, *further]:
         if a[0].paper_id not in seen:
-            out.append(a)
+            rest.append(a)
             seen.add(a[0].paper_id)
+    # Past the head, best first by how they answer the whole question; an alternative's paper
+    # that does not answer it comes last. Placed before every further paper, the alternatives'
+    # papers led lists with papers that answer a fragment of the question.
+    whole = {a[0].paper_id: a[2].score for a in question_run}
+    out += sorted(rest, key=lambda a: -whole.get(a[0].paper_id, -np.inf))
     # Past the first six, one quote per paper (the lead one) keeps a long list readable: at
     # conference scale the papers past the near-best head are often as relevant, and their
     # second sentence is where a finding is (multi fact recall at 1,057 papers: dev 0.782 ->

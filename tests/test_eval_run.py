@@ -24,6 +24,11 @@ def rag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 def test_eval_cli_outputs_check_and_diff(real_engine: Engine, tmp_path: Path) -> None:
     env = dict(os.environ, RAG_HOME=str(real_engine.settings.home))
+    bad = tmp_path / "judgments.jsonl"
+    bad.write_text('{"id": "q", "url": "u", "grade": 2}\n{"id": "q", "url": "u", "grade": 7}\n', encoding="utf-8")
+    r = rag("eval", "--set", str(EVAL / "test.jsonl"), "--judgments", str(bad), env=env)
+    assert r.returncode == 2 and f"{bad}:2: 'grade' must be 0, 1 or 2" in r.stderr, r.stderr
+
     r = rag("eval", "--check", str(EVAL / "dev.jsonl"), env=env)
     assert r.returncode == 0 and "0 problem(s)" in r.stdout and "longest shared word n-gram" in r.stdout
 

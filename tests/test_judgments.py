@@ -69,7 +69,9 @@ def test_load_judgments_merges_files_and_reports_unreadable_ones(tmp_path: Path)
         load_judgments([tmp_path / "missing.jsonl"])
 
 
-JUDGED = Judgments({"q": {"u-good": 2, "u-loose": 1, "u-bad": 0}}, frozenset({"seed-gold", "seed-other"}))
+JUDGED = Judgments(
+    grades={"q": {"u-good": 2, "u-loose": 1, "u-bad": 0}}, complete=frozenset({"seed-gold", "seed-other"})
+)
 
 
 def _cite(pid: str, url: str | None) -> dict[str, object]:

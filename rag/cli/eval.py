@@ -6,7 +6,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rag.engine import Engine
+    from rag.evaluation.judgments import Judgments
 
 from rag.errors import UsageError
 from rag.settings import load_settings as _settings
@@ -71,6 +75,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     try:
         cases = load_set(Path(args.set))
         thresholds = parse_fail_under(args.fail_under or [])
+        judgments = _judgments(args)  # a bad file fails before any indexing
     except (EvalSetError, ValueError) as e:
         raise UsageError(str(e)) from None
     if args.limit:
@@ -95,7 +100,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         from rag.evaluation.baseline import build_baseline
 
         baseline, _ = build_baseline(Path(engine.settings.home), list(engine.papers.values()), engine.embedder)
-    judgments = _judgments(args, engine)
+    if judgments is not None:
+        judgments = judgments.model_copy(update={"complete": _judged_by_gold(args, engine)})
     out = Path(args.out)
     reports = {}
     for b in backends:
@@ -122,19 +128,23 @@ def _run_eval(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _judgments(args: argparse.Namespace, engine: Any) -> Any:
-    """The --judgments files; papers outside the --corpus files are judged by the set's gold."""
+def _judgments(args: argparse.Namespace) -> Judgments | None:
     if not args.judgments:
         return None
-    from rag.corpus.reader import corpus_files
     from rag.evaluation.judgments import JudgmentsError, load_judgments
 
-    extra = {f.stem for f in corpus_files([Path(c) for c in args.corpus or []])}
-    complete = [pid for pid, p in engine.papers.items() if p.source not in extra]
     try:
-        return load_judgments([Path(p) for p in args.judgments], complete)
+        return load_judgments([Path(p) for p in args.judgments])
     except JudgmentsError as e:
         raise UsageError(str(e)) from None
+
+
+def _judged_by_gold(args: argparse.Namespace, engine: Engine) -> frozenset[str]:
+    """The papers outside the --corpus files: the eval set's gold sets judge them."""
+    from rag.corpus.reader import corpus_files
+
+    extra = {f.stem for f in corpus_files([Path(c) for c in args.corpus or []])}
+    return frozenset(pid for pid, p in engine.papers.items() if p.source not in extra)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

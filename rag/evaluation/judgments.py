@@ -14,9 +14,10 @@ named, by hand, from their title and abstract:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict
 
 from rag.text.files import TextFileError, parse_json, split_lines
 
@@ -27,11 +28,12 @@ class JudgmentsError(ValueError):
     """A judgments file that cannot be read."""
 
 
-@dataclass(frozen=True)
-class Judgments:
+class Judgments(BaseModel):
     """Grades by question id and paper url; `complete`: paper ids the eval set's gold decides."""
 
-    grades: dict[str, dict[str, int]] = field(default_factory=dict)
+    model_config = ConfigDict(frozen=True)
+
+    grades: dict[str, dict[str, int]] = {}
     complete: frozenset[str] = frozenset()
 
     def grade(self, qid: str, gold: Iterable[str], paper_id: str, url: str | None) -> int | None:
@@ -45,8 +47,8 @@ class Judgments:
 
 
 def parse_judgments(text: str, *, source: str = "judgments") -> dict[str, dict[str, int]]:
-    """Grades by question id, then url. Every bad line is an error naming its line number; a
-    paper graded twice for one question keeps its last grade only if both agree."""
+    """Grades by question id, then url. A bad line is an error naming its line number, and so
+    is a paper graded twice for one question with two different grades."""
     out: dict[str, dict[str, int]] = {}
     for n, line in enumerate(split_lines(text), 1):
         if not line.strip():
@@ -85,7 +87,7 @@ def load_judgments(paths: list[Path], complete: Iterable[str] = ()) -> Judgments
             raise JudgmentsError(f"{p}: {e.strerror or e}") from None
         for qid, by_url in parse_judgments(text, source=str(p)).items():
             grades.setdefault(qid, {}).update(by_url)
-    return Judgments(grades, frozenset(complete))
+    return Judgments(grades=grades, complete=frozenset(complete))
 
 
 def list_scores(case: dict[str, Any], row: dict[str, Any], judgments: Judgments) -> dict[str, Any]:

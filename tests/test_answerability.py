@@ -190,3 +190,14 @@ def test_a_list_question_frame_words_no_candidate_uses_do_not_count() -> None:
     attainable = vocab.paper_stems["p1"] | vocab.paper_stems["p2"]
     fair = features(question, hit, ["Noisy labels hurt training."], vocab, multi=True, attainable=attainable)
     assert plain.coverage < fair.coverage == 1.0
+
+
+def test_past_the_head_a_list_runs_best_first_on_the_whole_question() -> None:
+    # The head (near the best score), then every other paper by its score on the whole question;
+    # an alternative's paper the whole question did not accept comes last, whatever its own score.
+    whole = _quoted(
+        _run(("h", 0.7, 0.6, 2.0), ("low", 0.6, 0.5, 1.0), ("alt-too", 0.6, 0.5, 1.2), ("high", 0.6, 0.5, 1.3))
+    )
+    alt = _quoted(_run(("alt-only", 0.6, 0.6, 1.9), ("alt-too", 0.6, 0.6, 1.8)))
+    got = [a[0].paper_id for a in _listed(whole, alt, True, deep=True)]
+    assert got == ["h", "high", "alt-too", "low", "alt-only"]

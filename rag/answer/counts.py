@@ -9,6 +9,9 @@ from rag.answer.clauses import ask_clause
 from rag.answer.need import Need, any_of, matches, mentions, near, never
 from rag.text.normalize import content_stems
 
+# A wh-phrase headed by one of these asks for papers, not for a quantity or a paper's things.
+_PAPER_HEADS = r"(?:papers|works|studies|articles|abstracts)\b"
+
 _NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
 # A quantity, not a digit inside a name ("GSM8K", "GPT-4", "FlashAttention-2" count nothing).
 _HAS_NUMBER = re.compile(r"(?<![A-Za-z])(?<![A-Za-z]-)\d|" + _NUMBER_WORDS, re.I)
@@ -19,7 +22,7 @@ _ASKS_NUMBER = re.compile(
     # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
     # "Which papers bound the regret …": a wh-phrase headed by "papers" asks for papers; the word
     # after it is their verb.
-    r"|(?:what|which|in which)\s+(?:(?!(?:papers|works|studies|articles|abstracts)\b)\w+[- ]){0,3}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
+    rf"|(?:what|which|in which)\s+(?:(?!{_PAPER_HEADS})\w+[- ]){{0,3}}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
     r"|speed-?up|exponent|bound)s?|dimension))\b",
     re.I,
 )
@@ -130,7 +133,7 @@ def _lists(count: int) -> Callable[[str], bool]:
 # "which techniques did they try", "for which other schemes": several things are asked.
 _PLURAL_ASK = re.compile(
     r"\b(?:which|what)\s+(?:other\s+|specific\s+|different\s+)?(?:[a-z][\w-]*\s+)?"
-    r"(?!papers\b|works\b|studies\b|articles\b|abstracts\b)([a-z][\w-]*[^s\W]s)\s+"
+    rf"(?!{_PAPER_HEADS})([a-z][\w-]*[^s\W]s)\s+"
     r"(?:did|do|does|are|were|can|could|is|was|have|has)\b",
     re.I,
 )

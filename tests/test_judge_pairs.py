@@ -19,8 +19,8 @@ from rag.evaluation.judge_eval import TARGETS, load_pairs, run, tables
 from rag.settings import PROJECT_ROOT, Settings
 
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
-# This version on pairs_calibration.jsonl: faithful 470/501, unfaithful 54/501, worst type 18/104 (direction).
-CALIBRATION_FLOOR = {"faithful_accepted_min": 0.92, "unfaithful_accepted_max": 0.12, "per_type_max": 0.18}
+# This version on pairs_calibration.jsonl: faithful 470/501, unfaithful 46/501, worst type 15/104 (direction).
+CALIBRATION_FLOOR = {"faithful_accepted_min": 0.93, "unfaithful_accepted_max": 0.10, "per_type_max": 0.15}
 # This version on pairs_report.jsonl: faithful 111/124, unfaithful 29/124, worst type 10/21 (direction).
 REPORT_FLOOR = {"faithful_accepted_min": 0.88, "unfaithful_accepted_max": 0.24, "per_type_max": 0.48}
 
@@ -52,11 +52,6 @@ def test_calibration_half_no_worse_than_this_version(halves: dict[str, dict[str,
     assert check(halves["calibration"], CALIBRATION_FLOOR) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the 100 pairs added in round 4 (rd*, re*, written to be subtler) put unfaithful at 54/501 and "
-    "direction at 18/104, over the issue 15 targets; the floor above holds this version",
-)
 def test_calibration_half_meets_targets(halves: dict[str, dict[str, Any]]) -> None:
     assert check(halves["calibration"], TARGETS) == []
 

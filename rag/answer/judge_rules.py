@@ -46,17 +46,21 @@ def opposites() -> dict[str, list[tuple[int, int]]]:
     return table
 
 
-def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3) -> set[str]:
-    """Content stems around a predicate, within its clause."""
+def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3, clause: bool = True) -> set[str]:
+    """Content stems around a predicate, within its clause; a predicate alone in its clause
+    ("a valuable (but underutilized) resource") is about the words around the clause."""
     out: set[str] = set()
     for step in (1, -1):
         j, got = i + step, 0
-        while 0 <= j < len(toks) and got < n and not _stops_anchor(toks[j]):
+        while 0 <= j < len(toks) and got < n and not (clause and _stops_anchor(toks[j])):
             if toks[j].content and toks[j].word not in opposites():
                 out.add(toks[j].stem[:5])
+                # "post-hoc" anchors as "post hoc" does
+                out.update(stem_of(p)[:5] for p in toks[j].word.split("-")[1:] if len(p) > 2)
+                out.add(stem_of(toks[j].word.split("-")[0])[:5])
                 got += 1
             j += step
-    return out
+    return out if out or not clause else _anchors(toks, i, n, clause=False)
 
 
 def _stops_anchor(tok: Tok) -> bool:
@@ -142,13 +146,16 @@ def _implicit(toks: tuple[Tok, ...], words: frozenset[str] = IMPLICIT_NEGATIVES)
     return [window(toks, i, before=3, after=3) for i, t in enumerate(toks) if t.word in words]
 
 
-def _licensed(scope: set[str], head: str, toks: tuple[Tok, ...]) -> bool:
+def _licensed(scope: set[str], head: str, toks: tuple[Tok, ...], own: tuple[Tok, ...]) -> bool:
     """A negation restated by an implicit negative of the other text (`toks`) about the same
     words, not when it negates an implicit negative ("does not ignore X" is no "ignores X");
-    or a negated loss verb restated by a keeping verb ("without sacrificing X": "preserving X")."""
+    or a negated loss verb restated by a keeping verb ("without sacrificing X": "preserving X").
+    An implicit negative the negating text (`own`) has too restates only itself: "unseen data"
+    in both texts does not license "does not generalize to unseen data"."""
     if head in _LOSS_STEMS and any(scope & w for w in _implicit(toks, KEEP_VERBS)):
         return True
-    return head not in _IMPLICIT_STEMS and any(scope & w for w in _implicit(toks))
+    others = IMPLICIT_NEGATIVES - {t.word for t in own}
+    return head not in _IMPLICIT_STEMS and any(scope & w for w in _implicit(toks, others))
 
 
 def negation(claim: str, evidence: str) -> str | None:
@@ -163,13 +170,17 @@ def negation(claim: str, evidence: str) -> str | None:
         for word, scope, head in _heads(c_toks, c_scopes):
             if _antonym_in(head, e_toks):  # "not easy" for "hard": entailed ("not harder" is not "easier")
                 continue
-            if scope & e_stems and not any(head in es for _, es in e_scopes) and not _licensed(scope, head, e_toks):
+            if (
+                scope & e_stems
+                and not any(head in es for _, es in e_scopes)
+                and not _licensed(scope, head, e_toks, c_toks)
+            ):
                 return f"negation mismatch: '{word}' not in evidence"
     if len(e_scopes) > len(c_scopes):
         wide = _neg_scopes(e_toks, vocab, after=8)
         for (word, scope, head), (_, far) in zip(_heads(e_toks, e_scopes), wide, strict=True):
             hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
-            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_toks):
+            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_toks, e_toks):
                 return f"negation mismatch: evidence says '{word}'"
     return None
 

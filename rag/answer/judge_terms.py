@@ -4,9 +4,11 @@ swapped terms of a noun compound, and runs of content the evidence does not have
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from rag.answer import lexicon
 from rag.answer.judge_forms import acronyms
@@ -235,4 +237,30 @@ def modifier_swaps(claim: str, evidence: str) -> str | None:
             continue  # not directly before the head
         if all(lexicon.noun_only(w) for w in r.new + r.gone):
             return f"name not in evidence: {' '.join(r.new)} (in place of '{' '.join(r.gone)}')"
+    return _moved_modifier_swap(tokens(claim), tokens(evidence))
+
+
+def _premodified(toks: tuple[Tok, ...]) -> dict[str, Tok]:
+    """Head stem -> the content word directly before it, for heads the text has once."""
+    count = Counter(t.stem for t in toks if t.content)
+    return {
+        h.stem: m
+        for m, h in pairwise(toks)
+        if m.content and h.content and count[h.stem] == 1 and h.word not in _NUMBER_WORDS
+    }
+
+
+def _moved_modifier_swap(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:
+    """The same swap where the claim reorders the sentence around it, so the word alignment
+    does not pair the two modifiers ("applied to the calibration set" -> "the training set is
+    used"): a head both texts have once, each with a noun-only modifier the other text lacks."""
+    c_mod, e_mod = _premodified(c_toks), _premodified(e_toks)
+    c_have = {t.stem[:5] for t in c_toks if t.content} | {p for t in c_toks for p in _parts(t.word)}
+    e_have = {t.stem[:5] for t in e_toks if t.content} | {p for t in e_toks for p in _parts(t.word)}
+    for head in c_mod.keys() & e_mod.keys():
+        new, gone = c_mod[head], e_mod[head]
+        if new.stem[:5] in e_have or gone.stem[:5] in c_have or _parts(new.word) & e_have:
+            continue
+        if lexicon.noun_only(new.word) and lexicon.noun_only(gone.word):
+            return f"name not in evidence: {new.word} (in place of '{gone.word}')"
     return None

@@ -24,7 +24,8 @@ _NEGATION_WORDS = frozenset(
     couldn't wouldn't shouldn't hasn't haven't hadn't mustn't needn't nothing nobody nowhere
     lack lacks lacking lacked unable absence absent fail fails failed failing eliminate eliminates eliminated
     eliminating remove removes removed removing avoid avoids avoided avoiding obviate obviates obviating
-    bypass bypasses bypassing free frees freed freeing zero""".split()
+    bypass bypasses bypassing circumvent circumvents circumvented circumventing sidestep sidesteps
+    sidestepped sidestepping free frees freed freeing zero""".split()
 )
 # Words that negate without a negation word ("hidden" = "not revealed", "prevents X" = "does
 # not let X"): they license a negation of the other text about the same words, but never make
@@ -35,7 +36,7 @@ IMPLICIT_NEGATIVES = frozenset(
     missed forgo forgoes forgoing refrain refrains instead rather prevent prevents prevented preventing stop stops
     stopped block blocks blocked prohibit prohibits prohibited forbid forbids forbidden exclude excludes excluded
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
-    infeasible insufficient sidestep sidesteps circumvent circumvents skip skips skipping dispense dispenses
+    infeasible insufficient skip skips skipping dispense dispenses
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
     deleted deleting prune prunes pruned pruning short""".split()
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.judge_terms import modifier_swaps
+from rag.answer.judge_terms import modifier_swaps, swaps
 from tests.test_judge_rules_more import check_both_directions
 
 # (evidence, faithful claim, unfaithful claim, reason prefix of the unfaithful one)
@@ -78,3 +78,34 @@ def test_rule_both_directions(evidence: str, faithful: str, unfaithful: str, rea
 )
 def test_moved_modifier_swap(claim: str, evidence: str, expected: str | None) -> None:
     assert modifier_swaps(claim, evidence) == expected
+
+
+def _far(a: str, b: str) -> float:
+    return 0.3  # an embedding that finds every pair of phrases apart
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        # a verb in the evidence's place modifies no noun ("derive" -> "yield")
+        (
+            "Proxy attributes are used to yield actionable upper bounds.",
+            "Proxy attributes are used to derive actionable upper bounds.",
+            None,
+        ),
+        # a plain adjective swapped out is a paraphrase ("critical" -> "key")
+        (
+            "The approach improves two key time series tasks.",
+            "The approach improves two critical time series tasks.",
+            None,
+        ),
+        # a noun modifier swapped for another is another thing
+        (
+            "The model reproduces the firing of place cells.",
+            "The model reproduces the firing of grid cells.",
+            "name not in evidence: place",
+        ),
+    ],
+)
+def test_swapped_modifier_sides(claim: str, evidence: str, expected: str | None) -> None:
+    assert swaps(claim, evidence, _far) == expected

@@ -190,15 +190,24 @@ def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_S
             continue
         if not (_compound(e, i1, i2) and _compound(c, j1, j2)):
             continue
-        if all(lexicon.is_common(w) and "noun" not in lexicon.parts_of_speech(w) for w in r.new):
-            continue  # a plain verb or adjective swapped in ("assemble", "reflect"): a paraphrase
-        if all(lexicon.parts_of_speech(w) and lexicon.parts_of_speech(w) <= {"verb", "adv"} for w in r.new):
+        if any(
+            all(lexicon.is_common(w) and "noun" not in lexicon.parts_of_speech(w) for w in side)
+            for side in (r.new, r.gone)
+        ):
+            continue  # a plain verb or adjective swapped in or out ("assemble", "critical"): a paraphrase
+        if any(all(_verbal(w) for w in side) for side in (r.new, r.gone)):
             continue  # a verb ("replicate" -> "reproduce") modifies no noun: no compound was swapped
         before = " ".join(t.word for _, t in e[i1 : i2 + 1])
         after = " ".join(t.word for _, t in c[j1 : j2 + 1])
         if similar(before, after) < threshold:
             return f"name not in evidence: {' '.join(r.new)}"
     return None
+
+
+def _verbal(word: str) -> bool:
+    """A word WordNet has only as a verb or adverb."""
+    pos = lexicon.parts_of_speech(word)
+    return bool(pos) and pos <= {"verb", "adv"}
 
 
 SWAP_CONTEXT = 0.5  # share of the claim's content words that must be the evidence's

@@ -55,9 +55,10 @@ def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3, clause: bool = True) -> 
         while 0 <= j < len(toks) and got < n and not (clause and _stops_anchor(toks[j])):
             if toks[j].content and toks[j].word not in opposites():
                 out.add(toks[j].stem[:5])
-                # "post-hoc" anchors as "post hoc" does
-                out.update(stem_of(p)[:5] for p in toks[j].word.split("-")[1:] if len(p) > 2)
-                out.add(stem_of(toks[j].word.split("-")[0])[:5])
+                if "-" in toks[j].word:  # "post-hoc" anchors as "post hoc" does
+                    first, *rest = toks[j].word.split("-")
+                    out.add(stem_of(first)[:5])
+                    out.update(stem_of(p)[:5] for p in rest if len(p) > 2)
                 got += 1
             j += step
     return out if out or not clause else _anchors(toks, i, n, clause=False)

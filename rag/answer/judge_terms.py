@@ -195,19 +195,13 @@ def swaps(claim: str, evidence: str, similar: Similar, threshold: float = SWAP_S
             for side in (r.new, r.gone)
         ):
             continue  # a plain verb or adjective swapped in or out ("assemble", "critical"): a paraphrase
-        if any(all(_verbal(w) for w in side) for side in (r.new, r.gone)):
+        if any(all(lexicon.verbal(w) for w in side) for side in (r.new, r.gone)):
             continue  # a verb ("replicate" -> "reproduce") modifies no noun: no compound was swapped
         before = " ".join(t.word for _, t in e[i1 : i2 + 1])
         after = " ".join(t.word for _, t in c[j1 : j2 + 1])
         if similar(before, after) < threshold:
             return f"name not in evidence: {' '.join(r.new)}"
     return None
-
-
-def _verbal(word: str) -> bool:
-    """A word WordNet has only as a verb or adverb."""
-    pos = lexicon.parts_of_speech(word)
-    return bool(pos) and pos <= {"verb", "adv"}
 
 
 SWAP_CONTEXT = 0.5  # share of the claim's content words that must be the evidence's

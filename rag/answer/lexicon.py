@@ -69,3 +69,9 @@ def technical(word: str) -> bool:
 def noun_only(word: str) -> bool:
     """A word WordNet has, as written, only as a noun ("validation", "training")."""
     return _pos_index().get(word.lower()) == {"noun"}
+
+
+def verbal(word: str) -> bool:
+    """A word WordNet has only as a verb or adverb ("derive", "rapidly")."""
+    pos = parts_of_speech(word)
+    return bool(pos) and pos <= {"verb", "adv"}

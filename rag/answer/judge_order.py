@@ -14,7 +14,9 @@ _CONNECTIVES: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("rather", "than"), ("instead", "of"), ("as", "opposed", "to")], "contrast"),
     **dict.fromkeys([("unlike",), ("in", "contrast", "to"), ("in", "contrast", "with")], "contrast"),
     ("then",): "order",
+    ("over",): "preference",  # only after a verb of preference: "prioritize X over Y"
 }
+_PREFER = ("priorit", "prefer", "favor", "favour", "choos", "chose", "select", "emphas")
 OBJECT_WORDS = 3  # content words after the connective that name its object
 SWAP_WORDS = 3  # content words of each exchanged place (a term and a reworded verb)
 
@@ -28,6 +30,8 @@ def _objects(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
         for i in range(len(toks) - len(cue) + 1):
             if tuple(words[i : i + len(cue)]) != cue:
                 continue
+            if cls == "preference" and not _after_preference(toks, i):
+                continue
             obj: set[str] = set()
             for t in toks[i + len(cue) :]:
                 if t.boundary or len(obj) >= OBJECT_WORDS:
@@ -36,6 +40,17 @@ def _objects(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
                     obj.add(t.stem[:5])
             out.append((" ".join(cue), cls, obj))
     return out
+
+
+def _after_preference(toks: tuple[Tok, ...], i: int) -> bool:
+    """A verb of preference among the few words before token i, in its clause ("prioritize
+    instruction diversity over …"; not "improves over baselines")."""
+    for t in reversed(toks[max(0, i - 5) : i]):
+        if t.boundary:
+            return False
+        if t.word.startswith(_PREFER):
+            return True
+    return False
 
 
 def exchanged_order(claim: str, evidence: str) -> str | None:

@@ -5,15 +5,15 @@ same thing, or a hedge of the evidence the claim drops. A pure function over
 from __future__ import annotations
 
 from rag.answer.judge_roles import both_for_either
-from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
+from rag.answer.judge_text import Tok, _stemmer, is_negation, stems, tokens, window
 
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
 # the same thing; a word licenses a cue of its own class.
 _CLAIM_CUES: dict[str, str] = {
-    **dict.fromkeys("all every any whole entire universally regardless arbitrarily".split(), "universal"),
+    **dict.fromkeys("all every any whole entire universally regardless arbitrary arbitrarily".split(), "universal"),
     "each": "each",  # "each of the two" restates "both"
     **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
-    **dict.fromkeys("completely fully totally perfectly entirely wholly impossible".split(), "total"),
+    **dict.fromkeys("completely fully totally perfectly entirely wholly impossible guaranteed".split(), "total"),
     **dict.fromkeys(
         "best optimal optimally state-of-the-art sota unmatched unprecedented tight tightest sole solely dominant ever".split(),
         "top",
@@ -21,12 +21,13 @@ _CLAIM_CUES: dict[str, str] = {
 }
 _LICENSERS: dict[str, set[str]] = {
     "universal": set("all every each any whole entire universally regardless always arbitrary arbitrarily".split()),
-    "each": set("all every each any whole entire universally regardless always arbitrary arbitrarily both".split()),
+    "each": set("all every each any whole entire universally regardless always arbitrary arbitrarily both individual "
+                "individually".split()),
     "most": set("all every each any whole entire universally always most majority nearly almost virtually "
                 "practically largely mostly predominantly overwhelming vast near".split()),
-    "always": set("always invariably consistently consistent inevitably never every all".split()),
+    "always": set("always invariably consistently consistent systematically inevitably never every all".split()),
     "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
-                 "eliminate eliminating".split()),
+                 "eliminate eliminating guaranteed ensure ensures ensured ensuring provably provable".split()),
     "top": set("best optimal optimally optimize optimizes optimizing state-of-the-art sota top leading unmatched "
                "unprecedented tight tightest first only sole solely dominant dominates ever".split()),
 }  # fmt: skip
@@ -38,15 +39,18 @@ _HEDGES = frozenset(
 _HEDGE_LICENSERS = _HEDGES | set(
     "can some usually typically generally largely mostly frequently commonly possibly perhaps probably".split()
 )
+_HEDGE_LICENSER_STEMS = frozenset(_stemmer().stemWords(sorted(_HEDGE_LICENSERS)))
 _SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
 
 
 def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     out = []
     for i, t in enumerate(toks):
-        if t.word == "any" and any(is_negation(toks[k]) for k in range(max(0, i - 3), i)):
-            continue  # "without any", "not … any": no quantifier claim
+        if t.word == "any" and _negated_clause(toks, i):
+            continue  # "without any", "not … by any": no quantifier claim
         cls = _CLAIM_CUES.get(t.word)
+        if cls is None and "-" in t.word and _CLAIM_CUES.get(t.word.split("-")[0]) == "top":
+            cls = "top"  # "best-performing" claims the best
         if i and toks[i - 1].word in _SOFTENERS:
             # "almost all", "virtually every": a majority claim, which "many" does not make
             if cls in ("universal", "each", "always"):
@@ -57,6 +61,17 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
         if cls:
             out.append((t.word, cls, window(toks, i, after=2, clause=False)))
     return out
+
+
+def _negated_clause(toks: tuple[Tok, ...], i: int) -> bool:
+    """A negation earlier in token i's clause: "any" there is no quantifier ("has not been
+    addressed by any prior work" = "no prior work has addressed")."""
+    for k in range(i - 1, max(-1, i - 8), -1):
+        if toks[k].boundary:
+            return False
+        if is_negation(toks[k]):
+            return True
+    return False
 
 
 def _stated(word: str, e_toks: tuple[Tok, ...]) -> bool:
@@ -80,12 +95,12 @@ def overclaim(claim: str, evidence: str) -> str | None:
         )
         if not licensed:
             return f"overclaim: {word}"
-    c_words = {t.word for t in tokens(claim)}
     both = both_for_either(tokens(claim), e_toks)
     if both:
         return both
     c_stems = stems(claim)
-    if not c_words & _HEDGE_LICENSERS:
+    # by stem: "is conjectured to" keeps the evidence's "we conjecture"
+    if not {t.stem for t in tokens(claim)} & _HEDGE_LICENSER_STEMS:
         for i, t in enumerate(e_toks):
             if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
                 return f"overclaim: drops '{t.word}'"

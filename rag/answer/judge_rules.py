@@ -98,8 +98,12 @@ def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[
             continue  # "not only X but also Y" asserts X
         if t.word == "no" and i + 2 < len(toks) and toks[i + 1].word in _BOUNDS and toks[i + 2].word == "than":
             continue  # "no greater than 2d+1" is a bound ("at most"), not a negation
+        if t.word == "no" and i + 1 < len(toks) and toks[i + 1].word == "matter":
+            continue  # "no matter how large K is" concedes ("however large"), it negates nothing
         # "none of which target X": the relative pronoun opens the negated clause, not a new one
         k = i + 2 if [x.word for x in toks[i + 1 : i + 3]] in (["of", "which"], ["of", "whom"]) else i
+        if i + 1 < len(toks) and toks[i + 1].word == "yet":
+            k = i + 1  # "not yet achieve X": the adverb, not the conjunction that ends a clause
         out.append((t.word, window(toks, k, after=after)))
     return out
 
@@ -213,6 +217,7 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tu
     return out
 
 
+_SEMI_MODALS = frozenset("need needs needed able".split())
 _PREDICATE_NEGATORS = frozenset("not never cannot can't don't doesn't didn't isn't aren't won't unable".split())
 
 
@@ -220,6 +225,8 @@ def _negated(toks: tuple[Tok, ...], i: int) -> bool:
     """A negation word before token i with only function words between ("does not increase",
     "cannot be improved"; not "does not always translate to improved")."""
     for k in range(i - 1, max(-1, i - 4), -1):
+        if toks[k].word in _SEMI_MODALS and toks[k + 1].word == "to":
+            continue  # "does not need to approximate" = "does not have to approximate"
         if toks[k].boundary or toks[k].content:
             return False
         if toks[k].word in _PREDICATE_NEGATORS:

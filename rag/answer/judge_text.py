@@ -68,9 +68,26 @@ class Tok:
     boundary: bool
 
 
+# Inline math glued to a word ("$f$-PO", "AL$\\ell_0$CORE") is part of that word's name.
+_GLUED_MATH = re.compile(r"(?<=[A-Za-z0-9])\$([^$\s]{1,30})\$|\$([^$\s]{1,30})\$(?=[-A-Za-z0-9])")
+# Greek and letterlike symbols a claim writes for the evidence's LaTeX ("ℓ" for "\\ell").
+_MATH_LETTER = re.compile(r"[\u0370-\u03ff\u2100-\u214f]")
+
+
+@lru_cache(maxsize=256)
+def _letter_name(ch: str) -> str:
+    """ "ℓ" -> "ell", "Θ" -> "Theta": the LaTeX name, as the evidence's command reads once plain."""
+    from pylatexenc.latexencode import unicode_to_latex
+
+    names = re.findall(r"\\([A-Za-z]+)", unicode_to_latex(ch))  # "\\ensuremath{\\ell}": the last
+    return names[-1] if names else ch
+
+
 def plain(text: str) -> str:
     """Markdown, LaTeX commands, math delimiters and typographic quotes removed."""
     text = clean(text or "")
+    text = _MATH_LETTER.sub(lambda m: _letter_name(m.group(0)), text)
+    text = _GLUED_MATH.sub(lambda m: re.sub(r"[\\_^{}]", "", m.group(1) or m.group(2)), text)
     for _ in range(3):
         text = _LATEX_WRAP.sub(r"\1", text)
     text = _LATEX_CMD.sub(r" \1 ", text)

@@ -1,4 +1,4 @@
-"""Version 22 of the support judge, each rule in both directions where it has an unfaithful
+"""Versions 22 and 23 of the support judge, each rule in both directions where it has an unfaithful
 side (it catches the error and accepts the faithful twin), and the paraphrases it now accepts.
 Sentences written for this test, none from the pair files."""
 
@@ -74,6 +74,13 @@ CASES = [
         "The estimator scales well as the number of samples grows.",
         "The estimator scales worse with the number of samples.",
         "opposite predicate",
+    ),
+    # "a single line" counts a thing the evidence counts with another number (v23)
+    (
+        "The toolkit fine-tunes a model with just three lines of code.",
+        "The toolkit needs only three lines of code to fine-tune a model.",
+        "The toolkit fine-tunes a model with a single line of code.",
+        "number not in evidence: 1 line",
     ),
     # "prioritize A over B" exchanged into "prioritize B over A"
     (

@@ -28,10 +28,10 @@ _APPROX = {"dozens": 12.0, "hundreds": 100.0, "thousands": 1e3, "millions": 1e6,
 _APPROX_RE = re.compile(r"\b(" + "|".join(_APPROX) + r")\b")
 # "7 tasks covering 17 datasets": a number right before a word counts that word.
 # "a single line" and "one line" count too, though "one" alone is no number (it is a pronoun).
-_ONE = {"single": 1, "one": 1}
+_COUNT_WORDS = _WORDS | {"single": 1, "one": 1}
 _COUNTED = re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|"
-    + "|".join(sorted([*_WORDS, *_ONE], key=len, reverse=True))
+    + "|".join(sorted(_COUNT_WORDS, key=len, reverse=True))
     + r")\s+([a-z][a-z-]{2,})"
 )
 _MAGNITUDE = re.compile(r"\b(an|one|two|three|four|five|six)[\s-]orders?[\s-]of[\s-]magnitude\b")
@@ -97,8 +97,7 @@ def _counts(text: str) -> dict[str, tuple[str, set[float]]]:
     out: dict[str, tuple[str, set[float]]] = {}
     for m in _COUNTED.finditer(_digits(plain(text))):
         num, word = m.group(1), m.group(2)
-        words = _WORDS | _ONE
-        value = float(words[num]) if num in words else float(num.replace(",", ""))
+        value = float(_COUNT_WORDS[num]) if num in _COUNT_WORDS else float(num.replace(",", ""))
         out.setdefault(stem_of(word), (word, set()))[1].add(value)
     return out
 

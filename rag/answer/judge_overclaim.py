@@ -5,7 +5,8 @@ same thing, or a hedge of the evidence the claim drops. A pure function over
 from __future__ import annotations
 
 from rag.answer.judge_roles import both_for_either
-from rag.answer.judge_text import Tok, _stemmer, is_negation, stems, tokens, window
+from rag.answer.judge_rules import stem_of
+from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
 
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
 # the same thing; a word licenses a cue of its own class.
@@ -39,7 +40,7 @@ _HEDGES = frozenset(
 _HEDGE_LICENSERS = _HEDGES | set(
     "can some usually typically generally largely mostly frequently commonly possibly perhaps probably".split()
 )
-_HEDGE_LICENSER_STEMS = frozenset(_stemmer().stemWords(sorted(_HEDGE_LICENSERS)))
+_HEDGE_LICENSER_STEMS = frozenset(stem_of(w) for w in _HEDGE_LICENSERS)
 _SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
 
 

@@ -56,9 +56,8 @@ def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3, clause: bool = True) -> 
             if toks[j].content and toks[j].word not in opposites():
                 out.add(toks[j].stem[:5])
                 if "-" in toks[j].word:  # "post-hoc" anchors as "post hoc" does
-                    first, *rest = toks[j].word.split("-")
-                    out.add(stem_of(first)[:5])
-                    out.update(stem_of(p)[:5] for p in rest if len(p) > 2)
+                    out.add(stem_of(toks[j].word.split("-")[0])[:5])
+                    out |= hyphen_parts(toks[j].word)
                 got += 1
             j += step
     return out if out or not clause else _anchors(toks, i, n, clause=False)
@@ -271,3 +270,8 @@ def direction(claim: str, evidence: str) -> str | None:
 
 def stem_of(word: str) -> str:
     return str(_stemmer().stemWord(word.lower()))
+
+
+def hyphen_parts(word: str) -> set[str]:
+    """The 5-letter stem prefixes of a hyphenated word's parts of three letters or more."""
+    return {stem_of(p)[:5] for p in word.split("-") if len(p) > 2}

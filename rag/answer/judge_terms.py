@@ -12,7 +12,7 @@ from itertools import pairwise
 
 from rag.answer import lexicon
 from rag.answer.judge_forms import acronyms
-from rag.answer.judge_rules import opposites, stem_of
+from rag.answer.judge_rules import hyphen_parts, opposites
 from rag.answer.judge_text import Tok, stems, tokens
 
 
@@ -109,7 +109,7 @@ def novel_content(claim: str, evidence: str, limit: int = NOVEL_RUN_MAX) -> str 
     for t in tokens(claim):
         if t.boundary and t.word != "and":
             run = []
-        elif t.content and t.stem[:5] not in have and not _parts(t.word) & have:
+        elif t.content and t.stem[:5] not in have and not hyphen_parts(t.word) & have:
             if _plain(t.word):
                 continue  # "instead", "rapidly", "briefer": a paraphrase's wording, not new content
             run.append(t.word)
@@ -145,10 +145,6 @@ def _compound(toks: list[tuple[int, Tok]], lo: int, hi: int) -> bool:
     return adjacent and all(_noun_like(t.word) for _, t in toks[lo:hi]) and head not in opposites()
 
 
-def _parts(word: str) -> set[str]:
-    return {stem_of(p)[:5] for p in word.split("-") if len(p) > 2}
-
-
 @dataclass(frozen=True)
 class _Replaced:
     """One stretch of the evidence's content words that the claim replaces by others."""
@@ -174,7 +170,7 @@ def _replacements(claim: str, evidence: str, longest: int = 3) -> Iterator[_Repl
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
             continue
-        new = [t.word for _, t in c[j1:j2] if t.stem not in e_stems and not _parts(t.word) & e_prefixes]
+        new = [t.word for _, t in c[j1:j2] if t.stem not in e_stems and not hyphen_parts(t.word) & e_prefixes]
         gone = [t.word for _, t in e[i1:i2] if t.stem not in c_stems]
         if new and gone:
             yield _Replaced(e, c, i1, i2, j1, j2, new, gone)
@@ -253,16 +249,20 @@ def _premodified(toks: tuple[Tok, ...]) -> dict[str, Tok]:
     }
 
 
+def _prefixes(toks: tuple[Tok, ...]) -> set[str]:
+    """The 5-letter stem prefixes of a text's content words and of their hyphenated parts."""
+    return {t.stem[:5] for t in toks if t.content} | {p for t in toks for p in hyphen_parts(t.word)}
+
+
 def _moved_modifier_swap(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:
     """The same swap where the claim reorders the sentence around it, so the word alignment
     does not pair the two modifiers ("applied to the calibration set" -> "the training set is
     used"): a head both texts have once, each with a noun-only modifier the other text lacks."""
     c_mod, e_mod = _premodified(c_toks), _premodified(e_toks)
-    c_have = {t.stem[:5] for t in c_toks if t.content} | {p for t in c_toks for p in _parts(t.word)}
-    e_have = {t.stem[:5] for t in e_toks if t.content} | {p for t in e_toks for p in _parts(t.word)}
+    c_have, e_have = _prefixes(c_toks), _prefixes(e_toks)
     for head in c_mod.keys() & e_mod.keys():
         new, gone = c_mod[head], e_mod[head]
-        if new.stem[:5] in e_have or gone.stem[:5] in c_have or _parts(new.word) & e_have:
+        if new.stem[:5] in e_have or gone.stem[:5] in c_have or hyphen_parts(new.word) & e_have:
             continue
         if lexicon.noun_only(new.word) and lexicon.noun_only(gone.word):
             return f"name not in evidence: {new.word} (in place of '{gone.word}')"

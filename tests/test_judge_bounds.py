@@ -4,8 +4,9 @@ than") and "fall short" as an implicit negative."""
 import pytest
 
 from rag.answer.judge import judge
+from rag.answer.judge_direction import direction
 from rag.answer.judge_numbers import missing_number, values
-from rag.answer.judge_rules import direction, negation
+from rag.answer.judge_rules import negation
 
 
 @pytest.mark.parametrize(

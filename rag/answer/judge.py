@@ -1,9 +1,9 @@
 """The support judge: does an evidence sentence support a claim, and if not, why not.
 
 There is no offline NLI model, so the judge is rules over the claim and the evidence
-(numbers, names, negation, opposite predicates, overclaims: `judge_numbers`, `judge_terms`,
-`judge_rules`, `judge_overclaim`) followed by the overlap/cosine gate the project calibrated
-before (content words shared, embedding cosine).
+(numbers, names, negation, opposite predicates, exchanged terms, overclaims: `judge_numbers`,
+`judge_terms`, `judge_rules`, `judge_direction`, `judge_order`, `judge_overclaim`) followed by
+the overlap/cosine gate the project calibrated before (content words shared, embedding cosine).
 Calibrated on eval/verifier/pairs_calibration.jsonl; eval/verifier/pairs_report.jsonl is
 held out for reporting (`rag.evaluation.judge_eval`).
 """
@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from rag.answer import judge_overclaim, judge_rules, judge_terms
+from rag.answer import judge_direction, judge_overclaim, judge_rules, judge_terms
 from rag.answer.facets import missing_facets
 from rag.answer.judge_forms import in_evidence_form
 from rag.answer.judge_numbers import missing_number
-from rag.answer.judge_order import exchanged_order, exchanged_terms
+from rag.answer.judge_order import exchanged_arguments, exchanged_order, exchanged_terms
 from rag.text.normalize import content_stems
 
 # The overlap/cosine gate, first calibrated on tests/data/support_examples.jsonl (22
@@ -60,9 +60,11 @@ RULES: tuple[Rule, ...] = (
     judge_terms.names,
     _facet_rule,
     judge_rules.negation,
-    judge_rules.direction,
+    judge_direction.direction,
+    judge_direction.added_opposite,
     exchanged_order,
     exchanged_terms,
+    exchanged_arguments,
     judge_overclaim.overclaim,
     judge_terms.term_swaps,
     judge_terms.modifier_swaps,

@@ -47,6 +47,11 @@ _SCALE = {**_MULTIPLIERS, "trillion": 1e12, "M": 1e6, "B": 1e9}
 _HALF_OF = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion|trillion)\b")
 _AND_A_HALF = re.compile(rf"\b({'|'.join(_UNITS)}|\d+)\s+and\s+a\s+half\b")
 _SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:[\s-](thousand|million|billion|trillion)\b|(M|B)\b)")
+# "a fifth" = 0.2 = "20%", "three quarters" = 0.75 (as a share; "the fifth" stays an ordinal).
+_PARTS = {"half": 2, "halves": 2, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
+_FRACTION = re.compile(rf"\b(a|one|two|three|four)[\s-]({'|'.join(_PARTS)})\b")
+# A year before a noun ("the 2012 challenge data") names a date, it counts nothing.
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _digits(text: str) -> str:
@@ -55,6 +60,7 @@ def _digits(text: str) -> str:
     text = text.lower()
     text = _HALF_OF.sub(lambda m: f"{0.5 * _SCALE[m.group(1)]:.0f}", text)
     text = _AND_A_HALF.sub(lambda m: f"{_UNITS.get(m.group(1)) or int(m.group(1))}.5", text)
+    text = _FRACTION.sub(lambda m: f"{(_UNITS.get(m.group(1)) or 1) / _PARTS[m.group(2)]:g}", text)
     return _COMPOUND.sub(lambda m: str(_TENS[m.group(1)] + _UNITS[m.group(2)]), text)
 
 
@@ -97,6 +103,8 @@ def _counts(text: str) -> dict[str, tuple[str, set[float]]]:
     out: dict[str, tuple[str, set[float]]] = {}
     for m in _COUNTED.finditer(_digits(plain(text))):
         num, word = m.group(1), m.group(2)
+        if _YEAR.fullmatch(num):
+            continue
         value = float(_COUNT_WORDS[num]) if num in _COUNT_WORDS else float(num.replace(",", ""))
         out.setdefault(stem_of(word), (word, set()))[1].add(value)
     return out
@@ -134,6 +142,31 @@ def _formulas(text: str) -> list[str]:
     return [m.group(1) for m in _MATH.finditer(text) if _FORMULA_CHAR.search(m.group(1))]
 
 
+# "O(\sqrt{n})", "O(log n)", "Θ(n^2)", "Õ(d√T)": an asymptotic order, written in math or not.
+_MATH_SIGNS = str.maketrans({"√": " sqrt ", "Õ": "O", "²": "^2", "³": "^3"})
+_ORDER = re.compile(r"(?<![A-Za-z])(O|Theta|Omega)\s*\(")
+
+
+def complexities(text: str) -> set[str]:
+    """The asymptotic orders of a text, each as its letter and its argument without spaces."""
+    t = plain(text.translate(_MATH_SIGNS))
+    out = set()
+    for m in _ORDER.finditer(t):
+        depth, k = 1, m.end()
+        while k < len(t) and depth:
+            depth += {"(": 1, ")": -1}.get(t[k], 0)
+            k += 1
+        out.add(m.group(1) + "(" + re.sub(r"[\s()]+", "", t[m.end() : k - 1]) + ")")
+    return out
+
+
+def _changed_order(claim: str, evidence: str) -> str | None:
+    r"""An asymptotic order of the claim the evidence, which states one, does not ("O(log n)"
+    for "O(\sqrt{n})")."""
+    have = complexities(evidence)
+    return next((o for o in sorted(complexities(claim)) if have and o not in have), None)
+
+
 def missing_number(claim: str, evidence: str) -> str | None:
     """The first number of the claim that the evidence does not hold (in any equivalent
     form, as often as the claim writes it, and before the same counted word), else None."""
@@ -152,7 +185,7 @@ def missing_number(claim: str, evidence: str) -> str | None:
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and v >= 2:
             return _show(v)
-    return _miscounted(claim, evidence) or _changed_formula(claim, evidence)
+    return _miscounted(claim, evidence) or _changed_formula(claim, evidence) or _changed_order(claim, evidence)
 
 
 def _show(v: float) -> str:

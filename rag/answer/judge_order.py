@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from rag.answer import lexicon
 from rag.answer.judge_text import Tok, tokens
 
 # Connectives whose object (the words after them) is the thing set aside, or the later step;
@@ -99,3 +100,53 @@ def exchanged_terms(claim: str, evidence: str) -> str | None:
 
 def _has_by(toks: tuple[Tok, ...]) -> bool:
     return any(t.word == "by" for t in toks)
+
+
+ARGUMENT_WORDS = 3  # content words on each side of a verb that stand for its arguments (calibrated)
+_PASSIVE = frozenset("is are was were be been being".split())
+
+
+def _arguments(toks: tuple[Tok, ...], i: int) -> tuple[set[str], set[str]]:
+    """(before, after): the content stems (5-letter prefixes) next to token i in its clause."""
+    out: tuple[set[str], set[str]] = (set(), set())
+    for side, step in ((0, -1), (1, 1)):
+        k = i + step
+        while (
+            0 <= k < len(toks)
+            and len(out[side]) < ARGUMENT_WORDS
+            and not (toks[k].boundary and not toks[k].word.isalpha())
+        ):
+            if toks[k].content:
+                out[side].add(toks[k].stem[:5])
+            k += step
+    return out
+
+
+def _passive(toks: tuple[Tok, ...], i: int) -> bool:
+    return any(t.word == "by" for t in toks[i + 1 : i + 4]) or any(t.word in _PASSIVE for t in toks[max(0, i - 2) : i])
+
+
+def _once(toks: tuple[Tok, ...]) -> dict[str, int]:
+    """Stem -> index of the lowercase content words a text has once ("CLIP" is a name, no verb)."""
+    seen: dict[str, list[int]] = {}
+    for i, t in enumerate(toks):
+        if t.content and t.raw.islower():
+            seen.setdefault(t.stem, []).append(i)
+    return {s: ix[0] for s, ix in seen.items() if len(ix) == 1}
+
+
+def exchanged_arguments(claim: str, evidence: str) -> str | None:
+    """ "B can explain A" for "A can explain B", "leverages Y to accelerate X" for "leverages X
+    to accelerate Y": around a verb both texts have once, in the active voice, the claim has
+    before it mostly what the evidence has only after it, and after it what it has only before."""
+    c_toks, e_toks = tokens(claim), tokens(evidence)
+    c_at, e_at = _once(c_toks), _once(e_toks)
+    for stem in c_at.keys() & e_at.keys():
+        i, j = c_at[stem], e_at[stem]
+        if "verb" not in lexicon.parts_of_speech(e_toks[j].word) or _passive(c_toks, i) or _passive(e_toks, j):
+            continue
+        (cl, cr), (el, er) = _arguments(c_toks, i), _arguments(e_toks, j)
+        el_only, er_only = el - er, er - el
+        if len(cl & er_only) > len(cl & el_only) and len(cr & el_only) > len(cr & er_only):
+            return f"opposite predicate: exchanged around '{e_toks[j].word}'"
+    return None

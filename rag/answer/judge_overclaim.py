@@ -4,6 +4,7 @@ same thing, or a hedge of the evidence the claim drops. A pure function over
 
 from __future__ import annotations
 
+from rag.answer.judge_numbers import values
 from rag.answer.judge_roles import both_for_either
 from rag.answer.judge_rules import stem_of
 from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
@@ -47,9 +48,10 @@ _SOFTENERS = frozenset("almost nearly virtually practically largely".split())  #
 def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     out = []
     for i, t in enumerate(toks):
-        if t.word == "any" and _negated_clause(toks, i):
-            continue  # "without any", "not … by any": no quantifier claim
         cls = _CLAIM_CUES.get(t.word)
+        quantifier = t.word == "any" or (cls in ("universal", "always") and t.word != "never")
+        if quantifier and _negated_clause(toks, i, strict=t.word != "any"):
+            continue  # "without any", "not … in every case", "not always": no quantifier claim
         if cls is None and "-" in t.word and _CLAIM_CUES.get(t.word.split("-")[0]) == "top":
             cls = "top"  # "best-performing" claims the best
         if i and toks[i - 1].word in _SOFTENERS:
@@ -64,15 +66,33 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     return out
 
 
-def _negated_clause(toks: tuple[Tok, ...], i: int) -> bool:
+# Negations that turn a quantifier into a weaker claim ("not … in every case", "not always");
+# an implicit negative ("down to zero in every setting") does not.
+_NEGATORS = frozenset("not no never without cannot neither nor can't don't doesn't didn't isn't aren't won't".split())
+
+
+def _negated_clause(toks: tuple[Tok, ...], i: int, *, strict: bool = False) -> bool:
     """A negation earlier in token i's clause: "any" there is no quantifier ("has not been
     addressed by any prior work" = "no prior work has addressed")."""
     for k in range(i - 1, max(-1, i - 8), -1):
         if toks[k].boundary:
             return False
-        if is_negation(toks[k]):
+        if toks[k].word in _NEGATORS if strict else is_negation(toks[k]):
             return True
     return False
+
+
+_APPROXIMATELY = frozenset("about around roughly nearly almost approximately some circa".split())
+
+
+def _approximate_number(toks: tuple[Tok, ...]) -> bool:
+    """ "about 65%", "around twenty", "about half": the claim keeps the evidence's "approximately"."""
+    return any(t.word in _APPROXIMATELY and values(toks[i + 1].word) for i, t in enumerate(toks[:-1]))
+
+
+def _negates(scope: set[str], e_toks: tuple[Tok, ...]) -> bool:
+    """The evidence negates what "never" is about ("is not triggered" for "never gets triggered")."""
+    return any(is_negation(t) and scope & window(e_toks, i, after=3) for i, t in enumerate(e_toks))
 
 
 def _stated(word: str, e_toks: tuple[Tok, ...]) -> bool:
@@ -94,14 +114,15 @@ def overclaim(claim: str, evidence: str) -> str | None:
             and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
             for i, t in enumerate(e_toks)
         )
-        if not licensed:
+        if not licensed and not (word == "never" and _negates(scope, e_toks)):
             return f"overclaim: {word}"
     both = both_for_either(tokens(claim), e_toks)
     if both:
         return both
+    c_toks = tokens(claim)
     c_stems = stems(claim)
     # by stem: "is conjectured to" keeps the evidence's "we conjecture"
-    if not {t.stem for t in tokens(claim)} & _HEDGE_LICENSER_STEMS:
+    if not {t.stem for t in c_toks} & _HEDGE_LICENSER_STEMS and not _approximate_number(c_toks):
         for i, t in enumerate(e_toks):
             if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
                 return f"overclaim: drops '{t.word}'"

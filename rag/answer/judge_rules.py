@@ -1,16 +1,14 @@
-"""The support judge's rules: each finds one meaning-bearing difference between a claim and
-the evidence sentence it cites (negation, opposite predicate) and returns the reason, or
-None. Pure functions over `judge_text.tokens`; names are in `judge_terms`, overclaims in
-`judge_overclaim`."""
+"""The support judge's negation rule and the lexicon of opposites: each rule finds one
+meaning-bearing difference between a claim and the evidence sentence it cites and returns the
+reason, or None. Pure functions over `judge_text.tokens`; opposite predicates are in
+`judge_direction`, names in `judge_terms`, overclaims in `judge_overclaim`."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 
-from rag.answer.judge_roles import exchanged, roles
 from rag.answer.judge_text import (
     IMPLICIT_NEGATIVES,
     KEEP_VERBS,
@@ -23,12 +21,6 @@ from rag.answer.judge_text import (
     tokens,
     window,
 )
-
-# Anchors of a predicate stay inside its clause; "as"/"when" also start a new one here
-# ("accuracy drops as complexity grows" has two predicates about different things).
-_ANCHOR_STOP = frozenset({"as", "when", "whereas", "while"})
-_PASSIVE_AUX = frozenset("is are was were be been being gets get".split())
-_PASSIVE_FLIP = frozenset("outperformed surpassed exceeded beaten beat".split())
 
 WIDE_OVERLAP = 2  # words of a longer negated span the claim must restate (calibrated)
 
@@ -44,27 +36,6 @@ def opposites() -> dict[str, list[tuple[int, int]]]:
             for w in words.split():
                 table.setdefault(w.lower(), []).append((i, side))
     return table
-
-
-def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3, clause: bool = True) -> set[str]:
-    """Content stems around a predicate, within its clause; a predicate alone in its clause
-    ("a valuable (but underutilized) resource") is about the words around the clause."""
-    out: set[str] = set()
-    for step in (1, -1):
-        j, got = i + step, 0
-        while 0 <= j < len(toks) and got < n and not (clause and _stops_anchor(toks[j])):
-            if toks[j].content and toks[j].word not in opposites():
-                out.add(toks[j].stem[:5])
-                if "-" in toks[j].word:  # "post-hoc" anchors as "post hoc" does
-                    out.add(stem_of(toks[j].word.split("-")[0])[:5])
-                    out |= hyphen_parts(toks[j].word)
-                got += 1
-            j += step
-    return out if out or not clause else _anchors(toks, i, n, clause=False)
-
-
-def _stops_anchor(tok: Tok) -> bool:
-    return tok.word in _ANCHOR_STOP or (tok.boundary and not tok.word.isalpha()) or tok.word in {"but", "which"}
 
 
 # --- negation ------------------------------------------------------------------------
@@ -89,7 +60,7 @@ def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[
             continue
         base = _prefixed(t, vocab)
         if base:
-            out.append((t.word, {base} | window(toks, i, after=after)))
+            out.append((t.word, {base}))
             continue
         if not is_negation(t):
             continue
@@ -186,85 +157,6 @@ def negation(claim: str, evidence: str) -> str | None:
             hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
             if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_toks, e_toks):
                 return f"negation mismatch: evidence says '{word}'"
-    return None
-
-
-# --- direction -----------------------------------------------------------------------
-def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tuple[set[str], set[str]]]]:
-    """(word, lexicon line, side, anchors, roles) of each opposable word; a passive
-    "is outperformed by" counts as the other side."""
-    table = opposites()
-    out = []
-    for i, t in enumerate(toks):
-        word, extra = t.word, set()
-        if word not in table and "-" in word:  # "low-rank": the first part in the lexicon is the
-            parts = word.split("-")  # predicate ("over-pessimism": the last), the rest anchors
-            k = next((k for k, p in enumerate(parts) if p in table), 0)
-            word = parts[k]
-            extra = {stem_of(p)[:5] for j, p in enumerate(parts) if j != k and len(p) > 2}
-        for line, side in table.get(word, []):
-            passive = (
-                t.word in _PASSIVE_FLIP
-                and i + 1 < len(toks)
-                and toks[i + 1].word == "by"
-                and any(toks[k].word in _PASSIVE_AUX for k in range(max(0, i - 3), i))
-            )
-            # "at most X" is a ceiling, on the side of "no more than X"; "at least X" a floor
-            bound = t.word in {"most", "least"} and i > 0 and toks[i - 1].word == "at"
-            flip = (passive != _negated(toks, i)) != bound  # "does not allow" is on the side of "prevents"
-            out.append((t.word, line, 1 - side if flip else side, _anchors(toks, i) | extra, roles(toks, i)))
-    return out
-
-
-_SEMI_MODALS = frozenset("need needs needed able".split())
-_PREDICATE_NEGATORS = frozenset("not never cannot can't don't doesn't didn't isn't aren't won't unable".split())
-
-
-def _negated(toks: tuple[Tok, ...], i: int) -> bool:
-    """A negation word before token i with only function words between ("does not increase",
-    "cannot be improved"; not "does not always translate to improved")."""
-    for k in range(i - 1, max(-1, i - 4), -1):
-        if toks[k].word in _SEMI_MODALS and toks[k + 1].word == "to":
-            continue  # "does not need to approximate" = "does not have to approximate"
-        if toks[k].boundary or toks[k].content:
-            return False
-        if toks[k].word in _PREDICATE_NEGATORS:
-            return not (k + 1 < len(toks) and toks[k + 1].word in {"only", "just", "merely"})
-        if toks[k].word in _NARROW_NEGATORS:
-            return _NARROW_NEGATORS[toks[k].word](toks, i)
-    return False
-
-
-# "without"/"no" before an adjective negate the noun ("without discrete tokens", "no labeled
-# data"), so they flip only a gerund ("without compromising X" = "preserving X") or a
-# comparative ("no better than" = "not better than").
-_NARROW_NEGATORS: dict[str, Callable[[tuple[Tok, ...], int], bool]] = {
-    "without": lambda toks, i: toks[i].word.endswith("ing"),
-    "no": lambda toks, i: i + 1 < len(toks) and toks[i + 1].word == "than",
-}
-
-
-def direction(claim: str, evidence: str) -> str | None:
-    """The claim's predicate about the same things as an evidence predicate is its opposite
-    (or the same with subject and object exchanged: "B outperforms A" for "A outperforms B").
-    Each evidence predicate is matched to the claim predicate of its lexicon line that shares
-    the most anchor words (a tie goes to the same side)."""
-    c_preds, e_preds = _predicates(tokens(claim)), _predicates(tokens(evidence))
-    for e_word, line, e_side, e_anchor, e_roles in e_preds:
-        if all({p[2] for p in preds if p[1] == line} == {0, 1} for preds in (c_preds, e_preds)):
-            continue  # both texts name both sides ("sparse … than dense"): their order is the roles' business
-        best: tuple[int, int, str] | None = None
-        for c_word, c_line, c_side, c_anchor, c_roles in c_preds:
-            if c_line != line:
-                continue
-            overlap = len(e_anchor & c_anchor)
-            # the roles exchanged turn the same side into the opposite and back
-            same = (c_side == e_side) != exchanged(e_roles, c_roles)
-            key = (overlap, int(same), c_word)
-            if overlap and (best is None or key[:2] > best[:2]):
-                best = key
-        if best is not None and not best[1]:
-            return f"opposite predicate: {e_word}/{best[2]}"
     return None
 
 

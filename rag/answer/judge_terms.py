@@ -123,7 +123,7 @@ def novel_content(claim: str, evidence: str, limit: int = NOVEL_RUN_MAX) -> str 
 def _plain(word: str) -> bool:
     """A common English word that cannot name a thing: an adverb, verb or adjective."""
     pos = lexicon.parts_of_speech(word)
-    return lexicon.is_common(word) and bool(pos) and "noun" not in pos
+    return lexicon.is_common(word) and bool(pos) and "noun" not in pos and not lexicon.superlative(word)
 
 
 # --- swapped terms -------------------------------------------------------------------
@@ -214,11 +214,24 @@ def term_swaps(claim: str, evidence: str, similar: Similar | None = None) -> str
         return None  # not a swap in the evidence's statement: the overlap gate judges it
     for r in _replacements(claim, evidence):
         term = next((w for w in r.new if lexicon.technical(w)), None)
-        if term and any(lexicon.names_a_thing(w) for w in r.gone):
+        if term and (any(lexicon.names_a_thing(w) for w in r.gone) or _compound_noun(r.e[r.i1 : r.i2], r.gone)):
             if similar is not None and similar(" ".join(r.gone), " ".join(r.new)) >= SWAP_SIMILARITY:
                 continue  # a synonym ("finding" -> "locating")
             return f"name not in evidence: {term} (in place of '{' '.join(r.gone)}')"
     return None
+
+
+def _compound_noun(toks: list[tuple[int, Tok]], gone: list[str]) -> bool:
+    """Adjacent words ending in a word that can be a noun ("optimal transport"), the claim
+    lacking that one: after its modifier it names a thing, though WordNet also has it as a verb."""
+    return (
+        len(toks) >= 2
+        and toks[-1][1].word in gone
+        and toks[-1][0] == toks[-2][0] + 1
+        and "noun" in lexicon.parts_of_speech(toks[-1][1].word)
+        and not lexicon.verbal(toks[-2][1].word)
+        and not toks[-2][1].word.endswith("s")
+    )
 
 
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten dozen hundred thousand million".split())

@@ -40,15 +40,15 @@ IMPLICIT_NEGATIVES = frozenset(
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
     deleted deleting prune prunes pruned pruning short""".split()
 )
-# "without sacrificing accuracy" = "while preserving accuracy": a negated loss verb is restated
-# by a keeping verb about the same words.
+# "without sacrificing accuracy" = "while preserving accuracy", "no change in score" = "the same
+# score": a negated loss or change is restated by a keeping word about the same words.
 LOSS_VERBS = frozenset(
     """sacrifice sacrifices sacrificing compromise compromises compromising lose loses losing loss hurt hurts
-    hurting harm harms harming degrade degrades degrading degradation""".split()
+    hurting harm harms harming degrade degrades degrading degradation change changes changing changed""".split()
 )
 KEEP_VERBS = frozenset(
     """preserve preserves preserved preserving maintain maintains maintained maintaining retain retains retained
-    retaining keep keeps kept keeping""".split()
+    retaining keep keeps kept keeping same identical unchanged""".split()
 )
 
 
@@ -83,11 +83,20 @@ def _letter_name(ch: str) -> str:
     return names[-1] if names else ch
 
 
+# A relation or operator in math glued to a number ("${\sim}$94%", "10$\times$") is no name part.
+_MATH_OPERATORS = {"sim": " ", "approx": " ", "times": " times ", "le": " ", "leq": " ", "ge": " ", "geq": " "}
+
+
+def _unglued(m: re.Match[str]) -> str:
+    math = re.sub(r"[\\_^{}]", "", m.group(1) or m.group(2))
+    return _MATH_OPERATORS.get(math, math)
+
+
 def plain(text: str) -> str:
     """Markdown, LaTeX commands, math delimiters and typographic quotes removed."""
     text = clean(text or "")
     text = _MATH_LETTER.sub(lambda m: _letter_name(m.group(0)), text)
-    text = _GLUED_MATH.sub(lambda m: re.sub(r"[\\_^{}]", "", m.group(1) or m.group(2)), text)
+    text = _GLUED_MATH.sub(_unglued, text)
     for _ in range(3):
         text = _LATEX_WRAP.sub(r"\1", text)
     text = _LATEX_CMD.sub(r" \1 ", text)

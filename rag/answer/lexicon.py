@@ -43,7 +43,28 @@ def parts_of_speech(word: str) -> frozenset[str]:
     index, low = _pos_index(), word.lower()
     if low in index:
         return index[low]
-    return frozenset().union(*(index.get(w, frozenset()) for w in lemmas(low)))
+    found = frozenset().union(*(index.get(w, frozenset()) for w in lemmas(low)))
+    return found or (frozenset({"adj"}) if _comparative(low, index) else frozenset())
+
+
+def superlative(word: str) -> bool:
+    """ "highest", "richest": a superlative, which claims a rank (no plain paraphrase word)."""
+    low = word.lower()
+    return low.endswith("est") and low not in _pos_index() and _comparative(low, _pos_index())
+
+
+_DEGREE = (("ier", "y"), ("iest", "y"), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
+
+
+def _comparative(word: str, index: dict[str, frozenset[str]]) -> bool:
+    """ "wider", "richest", "bigger": the comparative or superlative of an adjective WordNet has
+    (only adjectives: "optimizer" is no degree of "optimize")."""
+    for suffix, base in _DEGREE:
+        stem = word[: -len(suffix)] if word.endswith(suffix) and len(word) > len(suffix) + 2 else ""
+        for w in (stem + base, stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""):
+            if w and "adj" in index.get(w, frozenset()):
+                return True
+    return False
 
 
 def is_common(word: str) -> bool:

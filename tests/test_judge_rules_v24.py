@@ -1,0 +1,186 @@
+"""Version 24 of the support judge, each rule in both directions (it catches the error and
+accepts the faithful twin), and the paraphrases it now accepts. Sentences written for this
+test, none from the pair files."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.judge import judge
+from rag.answer.judge_numbers import complexities, values
+from rag.answer.lexicon import parts_of_speech, superlative, technical
+from tests.test_judge_rules_more import COS, check_both_directions
+
+# (evidence, faithful claim, unfaithful claim, reason prefix of the unfaithful one)
+CASES = [
+    # a fraction word is a share: "a fifth" = 20%
+    (
+        "More than 20% of the runs diverge without warm-up.",
+        "Over a fifth of the runs diverge without warm-up.",
+        "Over a third of the runs diverge without warm-up.",
+        "number not in evidence",
+    ),
+    # a year before a noun counts nothing ("the Challenge 2012 datasets" is no "2012 datasets")
+    (
+        "Experiments use two datasets, the ImageNet data and the Challenge 2012 data.",
+        "Experiments use the ImageNet and Challenge 2012 datasets.",
+        "Experiments use three datasets, the ImageNet data and the Challenge 2012 data.",
+        "number not in evidence",
+    ),
+    # a relation in math glued to a number ("${\sim}$40%") is no part of a name
+    (
+        r"The sampler converges in ${\sim}$40% fewer steps than the baseline.",
+        "The sampler converges in roughly 40% fewer steps than the baseline.",
+        "The sampler converges in roughly 60% fewer steps than the baseline.",
+        "number not in evidence",
+    ),
+    # "about 30%" keeps the evidence's "approximately"; a bare "30%" drops it
+    (
+        "The cache approximately halves decoding latency on long prompts.",
+        "The cache cuts decoding latency on long prompts by about half.",
+        "The cache halves decoding latency on long prompts.",
+        "overclaim: drops 'approximately'",
+    ),
+    # a universal under a negation is a weaker claim, no quantifier
+    (
+        "Pretraining is not universally beneficial for the downstream tasks.",
+        "Pretraining does not help in every downstream task.",
+        "Pretraining is universally beneficial for the downstream tasks.",
+        "negation mismatch",
+    ),
+    # "never" restates the evidence's negation of the same thing
+    (
+        "We prove that the detector is not triggered for practical horizons.",
+        "For practical horizons the detector never gets triggered.",
+        "The detector is triggered even for practical horizons.",
+        "negation mismatch",
+    ),
+    # "fail to beat" is on the side of "do not exceed"
+    (
+        "Most of the pruned models do not exceed the random baseline.",
+        "Most of the pruned models fail to beat the random baseline.",
+        "Most of the pruned models beat the random baseline.",
+        "negation mismatch",
+    ),
+    # impossible / achievable, intractable / feasible
+    (
+        "Exact recovery is impossible for small sample sizes.",
+        "Exact recovery cannot be achieved for small sample sizes.",
+        "Exact recovery is achievable for small sample sizes.",
+        "opposite predicate",
+    ),
+    (
+        "Without the key, it is computationally intractable to forge a signature.",
+        "Without the key, forging a signature is computationally infeasible.",
+        "Even without the key, it is computationally feasible to forge a signature.",
+        "opposite predicate",
+    ),
+    # both texts have both sides, but which one modifies which noun was exchanged
+    (
+        "Facts with a high-frequency subject and a low-frequency object are recalled better.",
+        "Facts pairing a high-frequency subject with a low-frequency object are recalled better.",
+        "Facts pairing a low-frequency subject with a high-frequency object are recalled better.",
+        "opposite predicate: exchanged modifiers",
+    ),
+    # "did not lead to enhanced X" negates "enhance"
+    (
+        "The extra tuning phase did not lead to enhanced accuracy.",
+        "The extra tuning phase did not improve accuracy.",
+        "The extra tuning phase improved accuracy.",
+        "negation mismatch",
+    ),
+    # an asymptotic order, in math or not
+    (
+        r"The algorithm runs in $O(\sqrt{n})$ time on a square grid.",
+        "The algorithm's running time on a square grid is O(√n).",
+        "The algorithm runs in O(log n) time on a square grid.",
+        "number not in evidence: O(logn)",
+    ),
+    (
+        "In our tests, language models tend to believe external documents that contradict memory.",
+        "Language models were found to tend to trust external documents that contradict memory.",
+        "In our tests, language models tend to distrust external documents that contradict memory.",
+        "opposite predicate",
+    ),
+    # a prefix negation ("non-stationarity") negates its own word only, not the next ones
+    (
+        "The non-stationarity test is not triggered in practice.",
+        "In practice, the non-stationarity test does not get triggered.",
+        "The non-stationarity test is triggered in practice.",
+        "negation mismatch",
+    ),
+    # "optimal transport": after its modifier, a noun-or-verb word names a thing
+    (
+        "The monitor models gradual shifts using optimal transport.",
+        "The monitor models gradual shifts with optimal transport.",
+        "The monitor models gradual shifts with kernel density estimation.",
+        "name not in evidence: kernel",
+    ),
+    # an opposite coordinated with the evidence's word widens the claim to both
+    (
+        "The decoder handles arbitrary discrete distributions.",
+        "The decoder can handle any discrete distribution.",
+        "The decoder handles arbitrary discrete and continuous distributions.",
+        "overclaim: adds 'continuous'",
+    ),
+    # the arguments of a verb exchanged; the passive voice exchanges them and says the same
+    (
+        "Task competition drives the inverse scaling of some tasks.",
+        "The inverse scaling of some tasks is driven by task competition.",
+        "The inverse scaling of some tasks drives task competition.",
+        "opposite predicate: exchanged around 'drives'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "faithful", "unfaithful", "reason"), CASES)
+def test_rule_both_directions(evidence: str, faithful: str, unfaithful: str, reason: str) -> None:
+    check_both_directions(evidence, faithful, unfaithful, reason)
+
+
+PARAPHRASES = [
+    ("The compressed model achieves the same average score as the original.",
+     "The compressed model shows no change in average score relative to the original."),
+    ("The analysis covers a broader class of objectives than prior work.",
+     "The analysis covers a wider class of objectives than prior work."),
+    ("The captions show a substantial increase in length and relevant detail.",
+     "The captions become substantially longer and richer in relevant detail."),
+    ("The linear and the non-linear layers are trained with different optimizers.",
+     "The linear layers and the non-linear ones are trained with different optimizers."),
+    ("CLIP improves the localization of objects with several changes.",
+     "Several changes let CLIP improve the localization of objects."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("evidence", "claim"), PARAPHRASES)
+def test_paraphrase_accepted(evidence: str, claim: str) -> None:
+    j = judge(claim, evidence, cosine=COS)
+    assert j.supported, j.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("over a fifth of them", {0.2}),
+        ("three quarters of runs", {0.75}),
+        ("the fifth layer", {5.0}),
+        ("half a million tokens", {500000.0}),
+    ],
+)
+def test_fraction_words(text: str, expected: set[float]) -> None:
+    assert set(values(text)) == expected
+
+
+def test_asymptotic_orders_in_any_notation() -> None:
+    written = r"$O(\sqrt{n})$, O(√n), O(sqrt(n)) and $\mathcal{O}(n^2)$ = O(n²)"
+    assert complexities(written) == {"O(sqrtn)", "O(n2)"}
+
+
+@pytest.mark.parametrize("word", ["wider", "richer", "bigger", "simplest"])
+def test_degrees_of_adjectives_are_no_technical_terms(word: str) -> None:
+    assert "adj" in parts_of_speech(word) and not technical(word)
+
+
+def test_superlatives_and_nouns_in_er_kept_apart() -> None:
+    assert superlative("highest") and not superlative("wider")
+    assert technical("optimizer") and technical("tokenizer")  # no degree of "optimize"

@@ -1,5 +1,5 @@
-"""Version 24 of the support judge, each rule in both directions (it catches the error and
-accepts the faithful twin), and the paraphrases it now accepts. Sentences written for this
+"""Versions 24 and 25 of the support judge, each rule in both directions (it catches the error
+and accepts the faithful twin), and the paraphrases it now accepts. Sentences written for this
 test, none from the pair files."""
 
 from __future__ import annotations
@@ -133,7 +133,80 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("evidence", "faithful", "unfaithful", "reason"), CASES)
+CASES_V25 = [
+    # "at all" intensifies; "all" alone claims every case
+    (
+        "The results question why the models succeed in the first place.",
+        "The results question why the models succeed at all.",
+        "The results show that the models succeed in all cases.",
+        "overclaim: all",
+    ),
+    # a total under a negation is a weaker claim
+    (
+        "The remaining errors cannot be fully resolved by fine-tuning.",
+        "Fine-tuning cannot completely fix the remaining errors.",
+        "Fine-tuning completely fixes the remaining errors.",
+        "negation mismatch",
+    ),
+    # "near-optimal" does not license "optimal"; "optimality" does
+    (
+        "We prove a near-optimal regret bound for the method.",
+        "The method has a provably near-optimal regret bound.",
+        "The method has a provably optimal regret bound.",
+        "overclaim: optimal",
+    ),
+    # "leading to" is a verb, no "leading" method
+    (
+        "The method corrects unreliable tests, leading to improved performance.",
+        "The method corrects unreliable tests, which improves performance.",
+        "The method corrects unreliable tests, yielding state-of-the-art performance.",
+        "overclaim: state-of-the-art",
+    ),
+    (
+        "The providers have partially addressed these challenges.",
+        "The providers have only partly addressed these challenges.",
+        "The providers have addressed these challenges.",
+        "overclaim: drops 'partially'",
+    ),
+    # "most" before a plural noun claims a majority
+    (
+        "In many cases the adapter matches the fairness of full fine-tuning.",
+        "In many cases, the adapter is as fair as full fine-tuning.",
+        "In most cases the adapter matches the fairness of full fine-tuning.",
+        "overclaim: most",
+    ),
+    # "two orders of magnitude" is 100, not also 2
+    (
+        r"The sampler is more than $100\times$ faster than the baseline.",
+        "The sampler is over two orders of magnitude faster than the baseline.",
+        "The sampler is over three orders of magnitude faster than the baseline.",
+        "number not in evidence",
+    ),
+    # both texts have both sides; what is said of one subject is said of the other
+    (
+        "Gradient descent converges to the equilibrium while the optimistic method diverges.",
+        "The optimistic method diverges, whereas gradient descent converges to the equilibrium.",
+        "The optimistic method converges to the equilibrium while gradient descent diverges.",
+        "opposite predicate: exchanged subjects",
+    ),
+    # a noun sized the other way by a kindred word of size
+    (
+        "Quantized models have a higher bound on the VC-dimension than dense ones.",
+        "Quantized models have a larger bound on the VC-dimension than dense ones.",
+        "Quantized models have a smaller bound on the VC-dimension than dense ones.",
+        "opposite predicate",
+    ),
+    # "relies neither on A nor on B": each negated on its own
+    (
+        "The sampler relies neither on Monte Carlo estimates nor on thinning.",
+        "The sampler uses no Monte Carlo estimates and no thinning.",
+        "The sampler relies on Monte Carlo estimates, though not on thinning.",
+        "negation mismatch",
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "faithful", "unfaithful", "reason"), CASES + CASES_V25)
 def test_rule_both_directions(evidence: str, faithful: str, unfaithful: str, reason: str) -> None:
     check_both_directions(evidence, faithful, unfaithful, reason)
 
@@ -149,6 +222,18 @@ PARAPHRASES = [
      "The linear layers and the non-linear ones are trained with different optimizers."),
     ("CLIP improves the localization of objects with several changes.",
      "Several changes let CLIP improve the localization of objects."),
+    ("The server can share only one model at anytime.",
+     "At any time the server can share only one model."),
+    ("We highlight the importance of addressing annotation errors in the benchmarks.",
+     "The authors highlight the importance of handling annotation errors in the benchmarks."),
+    ("The upper bound of the first network is lower than that of the second network.",
+     "The first network has a smaller upper bound than the second network."),
+    ("The approach eliminates the need for a separate verifier.",
+     "The approach does away with the need for a separate verifier."),
+    ("The task remains NP-hard under this relaxation.",
+     "The task stays NP-hard under this relaxation."),
+    ("Our lower bound demonstrates the optimality of the estimator.",
+     "The lower bound shows that the estimator is optimal."),
 ]  # fmt: skip
 
 

@@ -7,6 +7,7 @@ side; and the two ways a claim can name both sides of an opposition the evidence
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import pairwise
 
 from rag.answer.judge_roles import exchanged, roles
@@ -41,6 +42,12 @@ def _stops_anchor(tok: Tok) -> bool:
     return tok.word in _ANCHOR_STOP or (tok.boundary and not tok.word.isalpha()) or tok.word in {"but", "which"}
 
 
+@lru_cache(maxsize=1)
+def _bound_lines() -> frozenset[int]:
+    """The lexicon's upper/lower (bound) line, where "lower" names a bound, not a comparison."""
+    return frozenset(line for line, side in opposites().get("upper", []) if side == 0)
+
+
 def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tuple[set[str], set[str]]]]:
     """(word, lexicon line, side, anchors, roles) of each opposable word; a passive
     "is outperformed by" counts as the other side."""
@@ -53,7 +60,10 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tu
             k = next((k for k, p in enumerate(parts) if p in table), 0)
             word = parts[k]
             extra = {stem_of(p)[:5] for j, p in enumerate(parts) if j != k and len(p) > 2}
+        comparative = i + 1 < len(toks) and toks[i + 1].word == "than"
         for line, side in table.get(word, []):
+            if comparative and line in _bound_lines():
+                continue  # "lower than" compares; it is no lower bound
             passive = (
                 t.word in _PASSIVE_FLIP
                 and i + 1 < len(toks)
@@ -112,7 +122,7 @@ def direction(claim: str, evidence: str) -> str | None:
         if all({p[2] for p in preds if p[1] == line} == {0, 1} for preds in (c_preds, e_preds)):
             # both texts name both sides ("sparse … than dense"): their order is the roles'
             # business, but not which side modifies which noun
-            swapped = _rebound(line, _modified(c_toks), _modified(e_toks))
+            swapped = _rebound(line, _modified(c_toks), _modified(e_toks)) or _resubjected(line, c_toks, e_toks)
             if swapped:
                 return swapped
             continue
@@ -128,7 +138,7 @@ def direction(claim: str, evidence: str) -> str | None:
                 best = key
         if best is not None and not best[1]:
             return f"opposite predicate: {e_word}/{best[2]}"
-    return None
+    return _magnitude_swap(_modified(c_toks), _modified(e_toks))
 
 
 def added_opposite(claim: str, evidence: str) -> str | None:
@@ -175,4 +185,66 @@ def _rebound(line: int, c_mod: dict[tuple[int, str], set[int]], e_mod: dict[tupl
         c_sides = c_mod.get((ln, head))
         if ln == line and c_sides and len(e_sides) == 1 and c_sides == {1 - next(iter(e_sides))}:
             return f"opposite predicate: exchanged modifiers of '{head}'"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _magnitude_lines() -> frozenset[int]:
+    """The lexicon's lines of size and amount (higher, more, larger, increase: side 0 is up),
+    whose words say the same of a noun ("a smaller bound" = "a lower bound")."""
+    return frozenset(
+        line for w in ("higher", "more", "larger", "increase") for line, side in opposites()[w] if not side
+    )
+
+
+def _magnitude_swap(c_mod: dict[tuple[int, str], set[int]], e_mod: dict[tuple[int, str], set[int]]) -> str | None:
+    """A noun the evidence sizes one way that the claim sizes the other, by any word of size
+    ("a higher bound" -> "a smaller bound")."""
+
+    def sizes(mod: dict[tuple[int, str], set[int]]) -> dict[str, set[int]]:
+        out: dict[str, set[int]] = {}
+        for (line, head), sides in mod.items():
+            if line in _magnitude_lines() and head:
+                out.setdefault(head, set()).update(sides)
+        return out
+
+    c_size = sizes(c_mod)
+    for head, e_sides in sizes(e_mod).items():
+        if len(e_sides) == 1 and c_size.get(head) == {1 - next(iter(e_sides))}:
+            return f"opposite predicate: '{head}' sized the other way"
+    return None
+
+
+def _subjects(toks: tuple[Tok, ...], line: int) -> dict[int, set[str]]:
+    """Side of `line` -> the words just before its predicates ("the extra-gradient method
+    converges", "Pass@1 reliably improves"): up to two words of the clause that are neither
+    function words nor adverbs, numbers and letters included."""
+    table = opposites()
+    out: dict[int, set[str]] = {0: set(), 1: set()}
+    for i, t in enumerate(toks):
+        for ln, side in table.get(t.word, []):
+            if ln != line or t.word == "most":  # "most models" quantifies, it compares nothing
+                continue
+            k, got = i - 1, 0
+            while k >= 0 and got < 2 and not toks[k].boundary:
+                w = toks[k]
+                if (w.content or _symbol(w.word)) and not w.word.endswith("ly"):
+                    out[side].add(w.stem)
+                    got += 1
+                k -= 1
+    return out
+
+
+def _symbol(word: str) -> bool:
+    """A number or a one-letter symbol ("Pass@k", "1"), which names a thing in a subject."""
+    return not word.isalpha() or (len(word) == 1 and word not in {"a", "i"})
+
+
+def _resubjected(line: int, c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:
+    """Both texts have both sides of `line`, but what the evidence says of one subject the
+    claim says of the other ("A converges while B diverges" -> "B converges while A diverges")."""
+    (e0, e1), (c0, c1) = _subjects(e_toks, line).values(), _subjects(c_toks, line).values()
+    only0, only1 = e0 - e1, e1 - e0
+    if only0 & c1 and only1 & c0 and not (only0 & c0 or only1 & c1):
+        return "opposite predicate: exchanged subjects"
     return None

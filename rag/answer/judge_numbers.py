@@ -81,11 +81,12 @@ def values(text: str) -> Counter[float]:
     for m in _NUM.finditer(t):
         v = float(m.group(1).replace(",", ""))
         found[v * 1000 if m.group(2) else v] += 1
+    for m in _MAGNITUDE.finditer(t):
+        found[10.0 ** _WORDS.get(m.group(1), 1)] += 1
+    t = _MAGNITUDE.sub(" ", t)  # "two orders of magnitude" is 100, not also 2
     for m in _WORD_NUM.finditer(t):
         v = float(_WORDS[m.group(1)])
         found[v * _MULTIPLIERS[m.group(2)] if m.group(2) else v] += 1
-    for m in _MAGNITUDE.finditer(t):
-        found[10.0 ** _WORDS.get(m.group(1), 1)] += 1
     return found
 
 

@@ -135,6 +135,22 @@ def _once(toks: tuple[Tok, ...]) -> dict[str, int]:
     return {s: ix[0] for s, ix in seen.items() if len(ix) == 1}
 
 
+_BEFORE_VERB = frozenset("to can could may might will would should must does do did".split())
+
+
+def _verb(toks: tuple[Tok, ...], i: int) -> bool:
+    """Token i is used as a verb: WordNet has it as one and it is inflected as a finite verb
+    ("drives", "leveraged") or follows "to" or a modal ("to accelerate", "can inform"), an
+    adverb between them allowed ("can potentially explain"); "the generalization gap" is a noun."""
+    word = toks[i].word
+    if "verb" not in lexicon.parts_of_speech(word):
+        return False
+    if word.endswith(("s", "ed")) and not word.endswith("ss"):
+        return True
+    k = i - 1 if i and not toks[i - 1].word.endswith("ly") else i - 2
+    return k >= 0 and toks[k].word in _BEFORE_VERB
+
+
 def exchanged_arguments(claim: str, evidence: str) -> str | None:
     """ "B can explain A" for "A can explain B", "leverages Y to accelerate X" for "leverages X
     to accelerate Y": around a verb both texts have once, in the active voice, the claim has
@@ -143,7 +159,7 @@ def exchanged_arguments(claim: str, evidence: str) -> str | None:
     c_at, e_at = _once(c_toks), _once(e_toks)
     for stem in c_at.keys() & e_at.keys():
         i, j = c_at[stem], e_at[stem]
-        if "verb" not in lexicon.parts_of_speech(e_toks[j].word) or _passive(c_toks, i) or _passive(e_toks, j):
+        if not (_verb(c_toks, i) and _verb(e_toks, j)) or _passive(c_toks, i) or _passive(e_toks, j):
             continue
         (cl, cr), (el, er) = _arguments(c_toks, i), _arguments(e_toks, j)
         el_only, er_only = el - er, er - el

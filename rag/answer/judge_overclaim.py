@@ -39,19 +39,22 @@ _HEDGES = frozenset(
     "approximately roughly likely potentially believe believes hypothesize hypothesise conjecture speculate".split()
 )
 _HEDGE_LICENSERS = _HEDGES | set(
-    "can some usually typically generally largely mostly frequently commonly possibly perhaps probably".split()
+    "can some usually typically generally largely mostly frequently commonly possibly perhaps probably partly".split()
 )
 _HEDGE_LICENSER_STEMS = frozenset(stem_of(w) for w in _HEDGE_LICENSERS)
 _SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
+_SOFT_PREFIXES = frozenset("near almost nearly quasi".split())  # "near-optimal" is not "optimal"
 
 
 def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     out = []
     for i, t in enumerate(toks):
         cls = _CLAIM_CUES.get(t.word)
-        quantifier = t.word == "any" or (cls in ("universal", "always") and t.word != "never")
+        quantifier = t.word == "any" or (cls in ("universal", "always", "total") and t.word != "never")
         if quantifier and _negated_clause(toks, i, strict=t.word != "any"):
-            continue  # "without any", "not … in every case", "not always": no quantifier claim
+            continue  # "without any", "not … in every case", "cannot fully": no quantifier claim
+        if t.word == "all" and i and toks[i - 1].word == "at":
+            continue  # "why they succeed at all": an intensifier, no quantifier
         if cls is None and "-" in t.word and _CLAIM_CUES.get(t.word.split("-")[0]) == "top":
             cls = "top"  # "best-performing" claims the best
         if i and toks[i - 1].word in _SOFTENERS:
@@ -61,6 +64,8 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
             continue
         if cls is None and t.word in _DEFINITE_CUES and i and toks[i - 1].word == "the":
             cls = _DEFINITE_CUES[t.word]
+        elif cls is None and t.word == "most" and _before_plural(toks, i):
+            cls = "most"  # "in most settings": a majority claim ("at most", "the most X" are not)
         if cls:
             out.append((t.word, cls, window(toks, i, after=2, clause=False)))
     return out
@@ -69,6 +74,13 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
 # Negations that turn a quantifier into a weaker claim ("not … in every case", "not always");
 # an implicit negative ("down to zero in every setting") does not.
 _NEGATORS = frozenset("not no never without cannot neither nor can't don't doesn't didn't isn't aren't won't".split())
+
+
+def _before_plural(toks: tuple[Tok, ...], i: int) -> bool:
+    """Token i stands before a plural noun and after no "at"/"the" ("most settings")."""
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    before = toks[i - 1].word if i else ""
+    return after is not None and after.content and after.word.endswith("s") and before not in {"at", "the"}
 
 
 def _negated_clause(toks: tuple[Tok, ...], i: int, *, strict: bool = False) -> bool:
@@ -95,12 +107,19 @@ def _negates(scope: set[str], e_toks: tuple[Tok, ...]) -> bool:
     return any(is_negation(t) and scope & window(e_toks, i, after=3) for i, t in enumerate(e_toks))
 
 
-def _stated(word: str, e_toks: tuple[Tok, ...]) -> bool:
-    """The evidence uses the cue itself, not only softened ("almost all" does not license "all")."""
-    return any(
-        word in (t.word, *t.word.split("-")) and not (i and e_toks[i - 1].word in _SOFTENERS)
-        for i, t in enumerate(e_toks)
-    )
+def _stated(word: str, scope: set[str], e_toks: tuple[Tok, ...]) -> bool:
+    """The evidence uses the cue itself in any form ("optimality" for "optimal", "anytime" for
+    "at any time"), not only softened ("almost all", "near-optimal" do not license "all",
+    "optimal")."""
+    stem = stem_of(word)
+    for i, t in enumerate(e_toks):
+        if (i and e_toks[i - 1].word in _SOFTENERS) or t.word.split("-")[0] in _SOFT_PREFIXES:
+            continue
+        if word in (t.word, *t.word.split("-")) or t.stem == stem:
+            return True
+        if t.word.startswith(word) and stem_of(t.word[len(word) :]) in scope:
+            return True
+    return False
 
 
 def overclaim(claim: str, evidence: str) -> str | None:
@@ -108,10 +127,11 @@ def overclaim(claim: str, evidence: str) -> str | None:
     hedge of the evidence ("tend to", "often", "in some cases") dropped by the claim."""
     e_toks = tokens(evidence)
     for word, cls, scope in _cues(tokens(claim)):
-        licensed = _stated(word, e_toks) or any(
+        licensed = _stated(word, scope, e_toks) or any(
             # "near-universal" licenses "almost all"; "best-known" does not license "best"
             any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
             and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
+            and not (t.word == "leading" and i + 1 < len(e_toks) and e_toks[i + 1].word == "to")
             for i, t in enumerate(e_toks)
         )
         if not licensed and not (word == "never" and _negates(scope, e_toks)):

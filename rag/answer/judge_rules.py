@@ -74,8 +74,17 @@ def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[
         k = i + 2 if [x.word for x in toks[i + 1 : i + 3]] in (["of", "which"], ["of", "whom"]) else i
         if i + 1 < len(toks) and toks[i + 1].word == "yet":
             k = i + 1  # "not yet achieve X": the adverb, not the conjunction that ends a clause
-        out.append((t.word, window(toks, k, after=after)))
+        out.append((t.word, window(_until_nor(toks, i), k, after=after)))
     return out
+
+
+def _until_nor(toks: tuple[Tok, ...], i: int) -> tuple[Tok, ...]:
+    """ "requires neither A nor B": after a predicate, "neither" negates A and "nor" B, each on
+    its own ("neither A nor B dominates" negates the verb after both, so it is left whole)."""
+    if toks[i].word != "neither" or not i or not toks[i - 1].content:
+        return toks
+    j = next((j for j in range(i + 1, len(toks)) if toks[j].word == "nor"), len(toks))
+    return toks[:j]
 
 
 def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tuple[str, set[str], str]]:

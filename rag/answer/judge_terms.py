@@ -99,6 +99,7 @@ def _spelled_out(toks: tuple[Tok, ...], acronyms: set[str]) -> set[int]:
     return out
 
 
+_AUTHORS = frozenset("authors author".split())  # a claim's "the authors" is the evidence's "we"
 NOVEL_RUN_MAX = 3  # content words in a row that the evidence lacks (calibrated: faithful claims <= 3)
 
 
@@ -110,7 +111,7 @@ def novel_content(claim: str, evidence: str, limit: int = NOVEL_RUN_MAX) -> str 
         if t.boundary and t.word != "and":
             run = []
         elif t.content and t.stem[:5] not in have and not hyphen_parts(t.word) & have:
-            if _plain(t.word):
+            if _plain(t.word) or t.word in _AUTHORS:
                 continue  # "instead", "rapidly", "briefer": a paraphrase's wording, not new content
             run.append(t.word)
             if len(run) > limit:
@@ -212,8 +213,9 @@ def term_swaps(claim: str, evidence: str, similar: Similar | None = None) -> str
     claim_stems = stems(claim)
     if len(claim_stems & stems(evidence)) < SWAP_CONTEXT * len(claim_stems):
         return None  # not a swap in the evidence's statement: the overlap gate judges it
+    quantity = {w for m in _ORDERS.finditer(claim.lower()) for w in m.group(0).split()}
     for r in _replacements(claim, evidence):
-        term = next((w for w in r.new if lexicon.technical(w)), None)
+        term = next((w for w in r.new if lexicon.technical(w) and w not in quantity), None)
         if term and (any(lexicon.names_a_thing(w) for w in r.gone) or _compound_noun(r.e[r.i1 : r.i2], r.gone)):
             if similar is not None and similar(" ".join(r.gone), " ".join(r.new)) >= SWAP_SIMILARITY:
                 continue  # a synonym ("finding" -> "locating")
@@ -234,6 +236,8 @@ def _compound_noun(toks: list[tuple[int, Tok]], gone: list[str]) -> bool:
     )
 
 
+# "two orders of magnitude" for "100 times" is a number written in words, no swapped term.
+_ORDERS = re.compile(r"\borders? of magnitude\b")
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten dozen hundred thousand million".split())
 
 

@@ -28,8 +28,9 @@ _NEGATION_WORDS = frozenset(
     sidestepped sidestepping free frees freed freeing zero""".split()
 )
 # Words that negate without a negation word ("hidden" = "not revealed", "prevents X" = "does
-# not let X"): they license a negation of the other text about the same words, but never make
-# a mismatch themselves (most are also plain content words: "hidden states", "missing data").
+# not let X", "does away with X" = "eliminates X"): they license a negation of the other text
+# about the same words, but never make a mismatch themselves (most are also plain content
+# words: "hidden states", "missing data").
 IMPLICIT_NEGATIVES = frozenset(
     """hidden hide hides hiding conceal conceals concealed concealing private privately secret secretly omit omits
     omitted omitting ignore ignores ignored ignoring neglect neglects neglected neglecting missing miss misses
@@ -38,7 +39,7 @@ IMPLICIT_NEGATIVES = frozenset(
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
     infeasible insufficient skip skips skipping dispense dispenses
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
-    deleted deleting prune prunes pruned pruning short""".split()
+    deleted deleting prune prunes pruned pruning short away""".split()
 )
 # "without sacrificing accuracy" = "while preserving accuracy", "no change in score" = "the same
 # score": a negated loss or change is restated by a keeping word about the same words.

@@ -88,8 +88,13 @@ def technical(word: str) -> bool:
 
 
 def noun_only(word: str) -> bool:
-    """A word WordNet has, as written, only as a noun ("validation", "training")."""
-    return _pos_index().get(word.lower()) == {"noun"}
+    """A word WordNet has, as written, only as a noun ("validation", "training"), and that is
+    no third-person form of a verb ("stays" is also "it stays")."""
+    low = word.lower()
+    if _pos_index().get(low) != {"noun"}:
+        return False
+    bases = {low[:-1], low[:-2]} if low.endswith("s") else set()  # "stays" -> "stay"; "training" stays a noun
+    return not any("verb" in _pos_index().get(w, frozenset()) for w in bases)
 
 
 def verbal(word: str) -> bool:

@@ -71,16 +71,16 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
     return out
 
 
-# Negations that turn a quantifier into a weaker claim ("not … in every case", "not always");
-# an implicit negative ("down to zero in every setting") does not.
-_NEGATORS = frozenset("not no never without cannot neither nor can't don't doesn't didn't isn't aren't won't".split())
-
-
 def _before_plural(toks: tuple[Tok, ...], i: int) -> bool:
     """Token i stands before a plural noun and after no "at"/"the" ("most settings")."""
     after = toks[i + 1] if i + 1 < len(toks) else None
     before = toks[i - 1].word if i else ""
     return after is not None and after.content and after.word.endswith("s") and before not in {"at", "the"}
+
+
+# Negations that turn a quantifier into a weaker claim ("not … in every case", "not always");
+# an implicit negative ("down to zero in every setting") does not.
+_NEGATORS = frozenset("not no never without cannot neither nor can't don't doesn't didn't isn't aren't won't".split())
 
 
 def _negated_clause(toks: tuple[Tok, ...], i: int, *, strict: bool = False) -> bool:

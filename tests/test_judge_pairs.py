@@ -19,10 +19,10 @@ from rag.evaluation.judge_eval import TARGETS, load_pairs, run, tables
 from rag.settings import PROJECT_ROOT, Settings
 
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
-# This version on pairs_calibration.jsonl: faithful 682/726, unfaithful 64/726, worst type 22/149 (direction).
+# This version on pairs_calibration.jsonl: faithful 752/801, unfaithful 70/801, worst type 24/164 (direction).
 CALIBRATION_FLOOR = {"faithful_accepted_min": 0.93, "unfaithful_accepted_max": 0.10, "per_type_max": 0.15}
-# This version on pairs_report.jsonl: faithful 298/349, unfaithful 79/349, worst type 29/66 (direction).
-REPORT_FLOOR = {"faithful_accepted_min": 0.85, "unfaithful_accepted_max": 0.23, "per_type_max": 0.45}
+# This version on pairs_report.jsonl: faithful 360/424, unfaithful 99/424, worst type 36/81 (direction).
+REPORT_FLOOR = {"faithful_accepted_min": 0.84, "unfaithful_accepted_max": 0.24, "per_type_max": 0.45}
 
 pytestmark = pytest.mark.slow
 

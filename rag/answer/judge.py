@@ -68,7 +68,7 @@ RULES: tuple[Rule, ...] = (
     judge_overclaim.overclaim,
     judge_terms.term_swaps,
     judge_terms.modifier_swaps,
-    judge_terms.novel_content,
+    judge_overclaim.novel_content,
 )
 
 

@@ -48,6 +48,18 @@ def _bound_lines() -> frozenset[int]:
     return frozenset(line for line, side in opposites().get("upper", []) if side == 0)
 
 
+def _with_opposite(toks: tuple[Tok, ...], i: int, line: int, side: int) -> bool:
+    """Token i is coordinated with the other side of its line ("high and low", "linear or
+    non-linear"), either way round."""
+    table = opposites()
+    for j, k in ((i + 1, i + 2), (i - 1, i - 2)):
+        if 0 <= k < len(toks) and toks[j].word in {"and", "or"}:
+            other = toks[k].word
+            if (line, 1 - side) in table.get(other, table.get(other.split("-")[0], [])):
+                return True
+    return False
+
+
 def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tuple[set[str], set[str]]]]:
     """(word, lexicon line, side, anchors, roles) of each opposable word; a passive
     "is outperformed by" counts as the other side."""
@@ -64,6 +76,8 @@ def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tu
         for line, side in table.get(word, []):
             if comparative and line in _bound_lines():
                 continue  # "lower than" compares; it is no lower bound
+            if _with_opposite(toks, i, line, side):
+                continue  # "high- and low-performing languages": a range, no direction
             passive = (
                 t.word in _PASSIVE_FLIP
                 and i + 1 < len(toks)
@@ -121,8 +135,8 @@ def direction(claim: str, evidence: str) -> str | None:
     for e_word, line, e_side, e_anchor, e_roles in e_preds:
         if all({p[2] for p in preds if p[1] == line} == {0, 1} for preds in (c_preds, e_preds)):
             # both texts name both sides ("sparse … than dense"): their order is the roles'
-            # business, but not which side modifies which noun
-            swapped = _rebound(line, _modified(c_toks), _modified(e_toks)) or _resubjected(line, c_toks, e_toks)
+            # business, but not which subject each is said of (and, below, which noun each qualifies)
+            swapped = _resubjected(line, c_toks, e_toks)
             if swapped:
                 return swapped
             continue
@@ -138,7 +152,7 @@ def direction(claim: str, evidence: str) -> str | None:
                 best = key
         if best is not None and not best[1]:
             return f"opposite predicate: {e_word}/{best[2]}"
-    return _magnitude_swap(_modified(c_toks), _modified(e_toks))
+    return _requalified(_modified(c_toks), _modified(e_toks))
 
 
 def added_opposite(claim: str, evidence: str) -> str | None:
@@ -175,19 +189,6 @@ def _modified(toks: tuple[Tok, ...]) -> dict[tuple[int, str], set[int]]:
     return out
 
 
-def _rebound(line: int, c_mod: dict[tuple[int, str], set[int]], e_mod: dict[tuple[int, str], set[int]]) -> str | None:
-    """A noun the evidence modifies by one side of `line` that the claim modifies by the other
-    only ("a low-frequency subject" for "a high-frequency subject", where both texts also
-    have the other side on another noun)."""
-    if (line, "") in c_mod or (line, "") in e_mod:
-        return None
-    for (ln, head), e_sides in e_mod.items():
-        c_sides = c_mod.get((ln, head))
-        if ln == line and c_sides and len(e_sides) == 1 and c_sides == {1 - next(iter(e_sides))}:
-            return f"opposite predicate: exchanged modifiers of '{head}'"
-    return None
-
-
 @lru_cache(maxsize=1)
 def _magnitude_lines() -> frozenset[int]:
     """The lexicon's lines of size and amount (higher, more, larger, increase: side 0 is up),
@@ -197,21 +198,26 @@ def _magnitude_lines() -> frozenset[int]:
     )
 
 
-def _magnitude_swap(c_mod: dict[tuple[int, str], set[int]], e_mod: dict[tuple[int, str], set[int]]) -> str | None:
-    """A noun the evidence sizes one way that the claim sizes the other, by any word of size
-    ("a higher bound" -> "a smaller bound")."""
+def _requalified(c_mod: dict[tuple[int, str], set[int]], e_mod: dict[tuple[int, str], set[int]]) -> str | None:
+    """A noun the evidence qualifies by one side of an opposition that the claim qualifies by
+    the other only ("better models" -> "weaker models"); the words of size count as one
+    opposition ("a higher bound" -> "a smaller bound")."""
 
-    def sizes(mod: dict[tuple[int, str], set[int]]) -> dict[str, set[int]]:
-        out: dict[str, set[int]] = {}
+    def sides_of(mod: dict[tuple[int, str], set[int]]) -> dict[tuple[int, str], set[int]]:
+        out: dict[tuple[int, str], set[int]] = {}
         for (line, head), sides in mod.items():
-            if line in _magnitude_lines() and head:
-                out.setdefault(head, set()).update(sides)
+            if head:
+                out.setdefault((-1 if line in _magnitude_lines() else line, head), set()).update(sides)
         return out
 
-    c_size = sizes(c_mod)
-    for head, e_sides in sizes(e_mod).items():
-        if len(e_sides) == 1 and c_size.get(head) == {1 - next(iter(e_sides))}:
-            return f"opposite predicate: '{head}' sized the other way"
+    c_sides = sides_of(c_mod)
+    # "the linear and the non-linear functions": both sides may qualify the one noun
+    paired = {-1 if line in _magnitude_lines() else line for line, head in [*c_mod, *e_mod] if not head}
+    for (line, head), e_sides in sides_of(e_mod).items():
+        if line in paired:
+            continue
+        if len(e_sides) == 1 and c_sides.get((line, head)) == {1 - next(iter(e_sides))}:
+            return f"opposite predicate: '{head}' qualified the other way"
     return None
 
 

@@ -1,12 +1,13 @@
-"""The overclaim rule: a quantifier or superlative the evidence does not state about the
-same thing, or a hedge of the evidence the claim drops. A pure function over
-`judge_text.tokens`."""
+"""The overclaim rules: a quantifier or superlative the evidence does not state about the
+same thing, a hedge of the evidence the claim drops, or a run of added content. Pure
+functions over `judge_text.tokens`."""
 
 from __future__ import annotations
 
+from rag.answer import lexicon
 from rag.answer.judge_numbers import values
 from rag.answer.judge_roles import both_for_either
-from rag.answer.judge_rules import stem_of
+from rag.answer.judge_rules import hyphen_parts, stem_of
 from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
 
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
@@ -29,7 +30,7 @@ _LICENSERS: dict[str, set[str]] = {
                 "practically largely mostly predominantly overwhelming vast near".split()),
     "always": set("always invariably consistently consistent systematically inevitably never every all".split()),
     "total": set("completely fully full totally perfectly entirely wholly impossible guarantees guarantee eliminates "
-                 "eliminate eliminating guaranteed ensure ensures ensured ensuring provably provable".split()),
+                 "eliminate eliminating guaranteed ensure ensures ensured ensuring provably provable always".split()),
     "top": set("best optimal optimally optimize optimizes optimizing state-of-the-art sota top leading unmatched "
                "unprecedented tight tightest first only sole solely dominant dominates ever".split()),
 }  # fmt: skip
@@ -57,7 +58,7 @@ def _cues(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
             continue  # "why they succeed at all": an intensifier, no quantifier
         if cls is None and "-" in t.word and _CLAIM_CUES.get(t.word.split("-")[0]) == "top":
             cls = "top"  # "best-performing" claims the best
-        if i and toks[i - 1].word in _SOFTENERS:
+        if _softened(toks, i):
             # "almost all", "virtually every": a majority claim, which "many" does not make
             if cls in ("universal", "each", "always"):
                 out.append((t.word, "most", window(toks, i, after=2, clause=False)))
@@ -107,13 +108,22 @@ def _negates(scope: set[str], e_toks: tuple[Tok, ...]) -> bool:
     return any(is_negation(t) and scope & window(e_toks, i, after=3) for i, t in enumerate(e_toks))
 
 
+def _softened(toks: tuple[Tok, ...], i: int) -> bool:
+    """Token i follows a softener, across an article ("nearly the optimal", "almost all",
+    "close to optimal")."""
+    k = i - 1 if i and toks[i - 1].word not in {"the", "a", "an"} else i - 2
+    if k >= 0 and toks[k].word in _SOFTENERS:
+        return True
+    return k >= 1 and toks[k].word == "to" and toks[k - 1].word == "close"
+
+
 def _stated(word: str, scope: set[str], e_toks: tuple[Tok, ...]) -> bool:
     """The evidence uses the cue itself in any form ("optimality" for "optimal", "anytime" for
     "at any time"), not only softened ("almost all", "near-optimal" do not license "all",
     "optimal")."""
     stem = stem_of(word)
     for i, t in enumerate(e_toks):
-        if (i and e_toks[i - 1].word in _SOFTENERS) or t.word.split("-")[0] in _SOFT_PREFIXES:
+        if _softened(e_toks, i) or t.word.split("-")[0] in _SOFT_PREFIXES:
             continue
         if word in (t.word, *t.word.split("-")) or t.stem == stem:
             return True
@@ -132,6 +142,7 @@ def overclaim(claim: str, evidence: str) -> str | None:
             any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
             and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
             and not (t.word == "leading" and i + 1 < len(e_toks) and e_toks[i + 1].word == "to")
+            and not (cls != "most" and _softened(e_toks, i))
             for i, t in enumerate(e_toks)
         )
         if not licensed and not (word == "never" and _negates(scope, e_toks)):
@@ -147,3 +158,31 @@ def overclaim(claim: str, evidence: str) -> str | None:
             if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
                 return f"overclaim: drops '{t.word}'"
     return None
+
+
+_AUTHORS = frozenset("authors author".split())  # a claim's "the authors" is the evidence's "we"
+NOVEL_RUN_MAX = 3  # content words in a row that the evidence lacks (calibrated: faithful claims <= 3)
+
+
+def novel_content(claim: str, evidence: str, limit: int = NOVEL_RUN_MAX) -> str | None:
+    """A run of more than `limit` content words that the evidence does not have: added content."""
+    have = {st[:5] for st in stems(evidence)}
+    run: list[str] = []
+    for t in tokens(claim):
+        if t.boundary and t.word != "and":
+            run = []
+        elif t.content and t.stem[:5] not in have and not hyphen_parts(t.word) & have:
+            if _plain(t.word) or t.word in _AUTHORS:
+                continue  # "instead", "rapidly", "briefer": a paraphrase's wording, not new content
+            run.append(t.word)
+            if len(run) > limit:
+                return f"overclaim: adds '{' '.join(run)}'"
+        elif t.content:
+            run = []
+    return None
+
+
+def _plain(word: str) -> bool:
+    """A common English word that cannot name a thing: an adverb, verb or adjective."""
+    pos = lexicon.parts_of_speech(word)
+    return lexicon.is_common(word) and bool(pos) and "noun" not in pos and not lexicon.superlative(word)

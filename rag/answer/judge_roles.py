@@ -28,7 +28,7 @@ def _content(t: Tok) -> bool:
     return t.word[:1].isalpha() and not t.word.endswith("ly") and t.word not in _FUNCTION
 
 
-def roles(toks: tuple[Tok, ...], i: int, before: int = 3, after: int = 4) -> tuple[set[str], set[str]]:
+def roles(toks: tuple[Tok, ...], i: int, before: int = 6, after: int = 4) -> tuple[set[str], set[str]]:
     """(subject, object) words of the comparative predicate at token i ("A outperforms B",
     "A is faster than B", "B is outperformed by A"): content stems before and after it in its
     clause (5-letter prefixes). Other predicates have no roles ("labels are scarce" = "scarce

@@ -52,15 +52,18 @@ def _prefixed(tok: Tok, vocab: set[str]) -> str | None:
 _BOUNDS = frozenset("more less greater fewer larger smaller higher lower later earlier".split())
 
 
-def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[tuple[str, set[str]]]:
+_Scope = tuple[str, set[str], int]  # a negation word, the stems it negates, its token index
+
+
+def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[_Scope]:
     out = []
     for i, t in enumerate(toks):
         if is_free_compound(t.word):  # only the word before "-free" is negated
-            out.append((t.word, {stem_of(t.word.rsplit("-", 1)[0].split("-")[-1])}))
+            out.append((t.word, {stem_of(t.word.rsplit("-", 1)[0].split("-")[-1])}, i))
             continue
         base = _prefixed(t, vocab)
         if base:
-            out.append((t.word, {base}))
+            out.append((t.word, {base}, i))
             continue
         if not is_negation(t):
             continue
@@ -74,24 +77,24 @@ def _neg_scopes(toks: tuple[Tok, ...], vocab: set[str], after: int = 4) -> list[
         k = i + 2 if [x.word for x in toks[i + 1 : i + 3]] in (["of", "which"], ["of", "whom"]) else i
         if i + 1 < len(toks) and toks[i + 1].word == "yet":
             k = i + 1  # "not yet achieve X": the adverb, not the conjunction that ends a clause
-        out.append((t.word, window(_until_nor(toks, i), k, after=after)))
+        out.append((t.word, window(_until_next(toks, i), k, after=after), i))
     return out
 
 
-def _until_nor(toks: tuple[Tok, ...], i: int) -> tuple[Tok, ...]:
-    """ "requires neither A nor B": after a predicate, "neither" negates A and "nor" B, each on
-    its own ("neither A nor B dominates" negates the verb after both, so it is left whole)."""
-    if toks[i].word != "neither" or not i or not toks[i - 1].content:
-        return toks
-    j = next((j for j in range(i + 1, len(toks)) if toks[j].word == "nor"), len(toks))
-    return toks[:j]
+def _until_next(toks: tuple[Tok, ...], i: int) -> tuple[Tok, ...]:
+    """The text up to the next negation after token i: a negation's reach ends where another
+    begins ("fail to capture features not prevalent in training"). So does "neither"'s at
+    "nor" after a predicate ("requires neither A nor B" negates A and B each on its own;
+    "neither A nor B dominates" negates the verb after both, so it is left whole)."""
+    whole = toks[i].word == "neither" and not (i > 0 and toks[i - 1].content)
+    stop = (j for j in range(i + 1, len(toks)) if is_negation(toks[j]) and not (whole and toks[j].word == "nor"))
+    return toks[: next(stop, len(toks))]
 
 
-def _heads(toks: tuple[Tok, ...], scopes: list[tuple[str, set[str]]]) -> list[tuple[str, set[str], str]]:
+def _heads(toks: tuple[Tok, ...], scopes: list[_Scope]) -> list[tuple[str, set[str], str]]:
     """(word, scope, the first content stem it negates) of each scope."""
     out = []
-    for word, scope in scopes:
-        i = next(k for k, t in enumerate(toks) if t.word == word)
+    for word, scope, i in scopes:
         m = _NEG_PREFIX.match(word)
         if is_free_compound(word):
             head = next(iter(scope))
@@ -156,15 +159,15 @@ def negation(claim: str, evidence: str) -> str | None:
                 continue
             if (
                 scope & e_stems
-                and not any(head in es for _, es in e_scopes)
+                and not any(head in es for _, es, _ in e_scopes)
                 and not _licensed(scope, head, e_toks, c_toks)
             ):
                 return f"negation mismatch: '{word}' not in evidence"
     if len(e_scopes) > len(c_scopes):
         wide = _neg_scopes(e_toks, vocab, after=8)
-        for (word, scope, head), (_, far) in zip(_heads(e_toks, e_scopes), wide, strict=True):
+        for (word, scope, head), (_, far, _) in zip(_heads(e_toks, e_scopes), wide, strict=True):
             hit = scope & c_stems or len(far & c_stems) >= WIDE_OVERLAP
-            if hit and not any(far & cs for _, cs in c_scopes) and not _licensed(far, head, c_toks, e_toks):
+            if hit and not any(far & cs for _, cs, _ in c_scopes) and not _licensed(far, head, c_toks, e_toks):
                 return f"negation mismatch: evidence says '{word}'"
     return None
 

@@ -39,7 +39,7 @@ IMPLICIT_NEGATIVES = frozenset(
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
     infeasible insufficient skip skips skipping dispense dispenses
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
-    deleted deleting prune prunes pruned pruning short away""".split()
+    deleted deleting prune prunes pruned pruning short away unless""".split()
 )
 # "without sacrificing accuracy" = "while preserving accuracy", "no change in score" = "the same
 # score": a negated loss or change is restated by a keeping word about the same words.
@@ -81,7 +81,9 @@ def _letter_name(ch: str) -> str:
     from pylatexenc.latexencode import unicode_to_latex
 
     names = re.findall(r"\\([A-Za-z]+)", unicode_to_latex(ch))  # "\\ensuremath{\\ell}": the last
-    return names[-1] if names else ch
+    name = names[-1] if names else ch
+    # "ε" encodes as \varepsilon, which papers write \epsilon: the variant is the same letter
+    return name[3:] if name.startswith("var") and len(name) > 3 else name
 
 
 # A relation or operator in math glued to a number ("${\sim}$94%", "10$\times$") is no name part.

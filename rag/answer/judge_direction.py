@@ -1,7 +1,8 @@
-"""The direction rule: a claim whose predicate is the opposite of the evidence's about the same
-things ("reduces memory" -> "increases memory"), passive and negated forms read on the right
-side; and the two ways a claim can name both sides of an opposition the evidence does not
-(modifiers exchanged between nouns, an opposite added by coordination). Pure functions over
+"""The direction rules: a claim whose predicate is the opposite of the evidence's about the
+same things ("reduces memory" -> "increases memory"), passive and negated forms read on the
+right side; a noun qualified the other way ("better models" -> "weaker models"); what both
+sides of an opposition are said of exchanged ("A converges while B diverges" reversed); and an
+opposite the claim adds by coordination ("discrete and continuous"). Pure functions over
 `judge_text.tokens` and the lexicon of `judge_rules.opposites`."""
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from itertools import pairwise
 
 from rag.answer.judge_roles import exchanged, roles
 from rag.answer.judge_rules import hyphen_parts, opposites, stem_of
-from rag.answer.judge_text import Tok, tokens
+from rag.answer.judge_text import BE_FORMS, Tok, tokens
 
 # Anchors of a predicate stay inside its clause; "as"/"when" also start a new one here
 # ("accuracy drops as complexity grows" has two predicates about different things).
 _ANCHOR_STOP = frozenset({"as", "when", "whereas", "while"})
-_PASSIVE_AUX = frozenset("is are was were be been being gets get".split())
+_PASSIVE_AUX = BE_FORMS | {"gets", "get"}
 _PASSIVE_FLIP = frozenset("outperformed surpassed exceeded beaten beat".split())
 
 
@@ -48,16 +49,19 @@ def _bound_lines() -> frozenset[int]:
     return frozenset(line for line, side in opposites().get("upper", []) if side == 0)
 
 
+def _places(word: str) -> list[tuple[int, int]]:
+    """The lexicon's (line, side) of a word, or of its first hyphen part ("low-frequency")."""
+    table = opposites()
+    return table.get(word, table.get(word.split("-")[0], []))
+
+
 def _with_opposite(toks: tuple[Tok, ...], i: int, line: int, side: int) -> bool:
     """Token i is coordinated with the other side of its line ("high and low", "linear or
     non-linear"), either way round."""
-    table = opposites()
-    for j, k in ((i + 1, i + 2), (i - 1, i - 2)):
-        if 0 <= k < len(toks) and toks[j].word in {"and", "or"}:
-            other = toks[k].word
-            if (line, 1 - side) in table.get(other, table.get(other.split("-")[0], [])):
-                return True
-    return False
+    return any(
+        0 <= k < len(toks) and toks[j].word in {"and", "or"} and (line, 1 - side) in _places(toks[k].word)
+        for j, k in ((i + 1, i + 2), (i - 1, i - 2))
+    )
 
 
 def _predicates(toks: tuple[Tok, ...]) -> list[tuple[str, int, int, set[str], tuple[set[str], set[str]]]]:
@@ -177,14 +181,13 @@ def added_opposite(claim: str, evidence: str) -> str | None:
 def _modified(toks: tuple[Tok, ...]) -> dict[tuple[int, str], set[int]]:
     """(lexicon line, head noun stem) -> the sides of the lexicon words that directly modify
     that noun ("high-frequency subject", "lower bias")."""
-    table = opposites()
     out: dict[tuple[int, str], set[int]] = {}
     for m, h in pairwise(toks):
         # "the linear and the non-linear functions": both sides may modify the one noun (key "")
         head = h.stem if h.content else "" if h.word in {"and", "or", ","} else None
         if head is None:
             continue
-        for line, side in table.get(m.word, table.get(m.word.split("-")[0], [])):
+        for line, side in _places(m.word):
             out.setdefault((line, head), set()).add(side)
     return out
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from rag.answer import lexicon
-from rag.answer.judge_text import Tok, tokens
+from rag.answer.judge_text import BE_FORMS, Tok, tokens
 
 # Connectives whose object (the words after them) is the thing set aside, or the later step;
 # one class, one kind of relation ("in contrast to" restates "unlike").
@@ -103,7 +103,6 @@ def _has_by(toks: tuple[Tok, ...]) -> bool:
 
 
 ARGUMENT_WORDS = 3  # content words on each side of a verb that stand for its arguments (calibrated)
-_PASSIVE = frozenset("is are was were be been being".split())
 
 
 def _arguments(toks: tuple[Tok, ...], i: int) -> tuple[set[str], set[str]]:
@@ -123,7 +122,7 @@ def _arguments(toks: tuple[Tok, ...], i: int) -> tuple[set[str], set[str]]:
 
 
 def _passive(toks: tuple[Tok, ...], i: int) -> bool:
-    return any(t.word == "by" for t in toks[i + 1 : i + 4]) or any(t.word in _PASSIVE for t in toks[max(0, i - 2) : i])
+    return any(t.word == "by" for t in toks[i + 1 : i + 4]) or any(t.word in BE_FORMS for t in toks[max(0, i - 2) : i])
 
 
 def _once(toks: tuple[Tok, ...]) -> dict[str, int]:

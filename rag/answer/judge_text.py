@@ -17,6 +17,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,;:!?(
 _BOUNDARY = frozenset(
     ", ; : ! ? ( ) — – but while whereas although though however yet and which because since so".split()
 )
+# Forms of "be": before a participle they make the passive voice ("is driven by").
+BE_FORMS = frozenset("is are was were be been being".split())
 # Function words kept out of the content stems but not stopwords of the retriever.
 _EXTRA_STOP = frozenset("s t can may might must shall would could also even still well much just".split())
 _NEGATION_WORDS = frozenset(

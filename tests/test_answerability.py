@@ -201,3 +201,20 @@ def test_past_the_head_a_list_runs_best_first_on_the_whole_question() -> None:
     alt = _quoted(_run(("alt-only", 0.6, 0.6, 1.9), ("alt-too", 0.6, 0.6, 1.8)))
     got = [a[0].paper_id for a in _listed(whole, alt, True, deep=True)]
     assert got == ["h", "high", "alt-too", "low", "alt-only"]
+
+
+def test_past_the_head_the_whole_abstract_bm25_orders_papers_of_close_scores() -> None:
+    # Two papers scored alike on the whole question: the one whose whole abstract matches the
+    # question's words better (BM25, against the list's best) comes first, and the cap keeps it.
+    # A clearly better score still wins over a higher BM25.
+    def hit(pid: str, score: float, bm25: float) -> tuple[Hit, list[tuple[str, str, float]], Features]:
+        (h, ev, f) = _quoted(_run((pid, 0.6, 0.5, score)))[0]
+        return h.model_copy(update={"bm25": bm25}), ev, f
+
+    head = hit("h", 3.0, 10.0)
+    rest = [hit("close-low", 1.05, 1.0), hit("close-high", 1.0, 10.0), hit("better", 1.4, 0.0)]
+    got = [a[0].paper_id for a in _listed([head, *rest], [], False, deep=True)]
+    assert got == ["h", "better", "close-high", "close-low"]
+    many = [hit(f"f{i}", 1.05, 0.0) for i in range(LIST_MAX)]
+    capped = [a[0].paper_id for a in _listed([head, *many, hit("lexical", 1.0, 10.0)], [], False, deep=True)]
+    assert "lexical" in capped and len(capped) == LIST_MAX

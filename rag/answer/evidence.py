@@ -28,6 +28,7 @@ MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answe
 # set recall +0.019 at 1,057 papers and +0.032 at 2,416, for ~2.5 more papers per list).
 LIST_POOL = 120
 LIST_MAX = 60
+LIST_BM25 = 0.2  # weight of the whole-abstract BM25 in a deep list's order past its head
 LIST_QUOTED_TWICE = 6  # the first papers of a deep list are quoted by two sentences, the rest by one
 # The leading candidates whose words a list question is held to (a deeper pool uses every word).
 ATTAINABLE_POOL = 40

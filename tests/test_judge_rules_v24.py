@@ -225,7 +225,7 @@ CASES_V26 = [
     (
         "Our estimators have nearly the optimal sample complexity.",
         "The estimators have close to optimal sample complexity.",
-        "The estimators have exactly the optimal sample complexity.",
+        "The estimators have the optimal sample complexity.",
         "overclaim: optimal",
     ),
     # a noun qualified the other way on any line of the lexicon

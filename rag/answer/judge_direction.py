@@ -20,6 +20,8 @@ from rag.answer.judge_text import BE_FORMS, Tok, tokens
 _ANCHOR_STOP = frozenset({"as", "when", "whereas", "while"})
 _PASSIVE_AUX = BE_FORMS | {"gets", "get"}
 _PASSIVE_FLIP = frozenset("outperformed surpassed exceeded beaten beat".split())
+# Connectives say how clauses relate, not what a predicate is about ("and hence longer, rules").
+_CONNECTIVES = frozenset("hence thus therefore consequently accordingly".split())
 
 
 def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3, clause: bool = True) -> set[str]:
@@ -29,7 +31,7 @@ def _anchors(toks: tuple[Tok, ...], i: int, n: int = 3, clause: bool = True) -> 
     for step in (1, -1):
         j, got = i + step, 0
         while 0 <= j < len(toks) and got < n and not (clause and _stops_anchor(toks[j])):
-            if toks[j].content and toks[j].word not in opposites():
+            if toks[j].content and toks[j].word not in opposites() and toks[j].word not in _CONNECTIVES:
                 out.add(toks[j].stem[:5])
                 if "-" in toks[j].word:  # "post-hoc" anchors as "post hoc" does
                     out.add(stem_of(toks[j].word.split("-")[0])[:5])

@@ -48,7 +48,10 @@ _HALF_OF = re.compile(r"\bhalf\s+an?\s+(thousand|million|billion|trillion)\b")
 _AND_A_HALF = re.compile(rf"\b({'|'.join(_UNITS)}|\d+)\s+and\s+a\s+half\b")
 _SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:[\s-](thousand|million|billion|trillion)\b|(M|B)\b)")
 # "a fifth" = 0.2 = "20%", "three quarters" = 0.75 (as a share; "the fifth" stays an ordinal).
-_PARTS = {"half": 2, "halves": 2, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
+_PARTS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10,
+    "tenths": 10,
+}  # fmt: skip
 _FRACTION = re.compile(rf"\b(a|one|two|three|four)[\s-]({'|'.join(_PARTS)})\b")
 # A year before a noun ("the 2012 challenge data") names a date, it counts nothing.
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -60,7 +63,7 @@ def _digits(text: str) -> str:
     text = text.lower()
     text = _HALF_OF.sub(lambda m: f"{0.5 * _SCALE[m.group(1)]:.0f}", text)
     text = _AND_A_HALF.sub(lambda m: f"{_UNITS.get(m.group(1)) or int(m.group(1))}.5", text)
-    text = _FRACTION.sub(lambda m: f"{(_UNITS.get(m.group(1)) or 1) / _PARTS[m.group(2)]:g}", text)
+    text = _FRACTION.sub(lambda m: f"{(_UNITS.get(m.group(1)) or 1) / _PARTS[m.group(2)]:.4g}", text)
     return _COMPOUND.sub(lambda m: str(_TENS[m.group(1)] + _UNITS[m.group(2)]), text)
 
 
@@ -176,17 +179,88 @@ def missing_number(claim: str, evidence: str) -> str | None:
     approx = _approx_missing(claim, ev)
     if approx:
         return approx
+    ev.update(v for v in values(_GLUED.sub(" ", evidence)) if v not in ev)  # "GPT4" writes the 4 of "GPT-4"
     ev_forms: Counter[float] = Counter()
     for v, n in ev.items():
         for f in _forms(v):
             ev_forms[f] = max(ev_forms[f], n)
+    bounds = _bounds(claim)
+    sizes = list_sizes(evidence)
     for v, n in values(claim).items():
         forms = _forms(v)
         if not any(ev_forms[f] for f in forms):
+            if _near_share(v, ev_forms) or v in sizes or _within(bounds.get(v), v, ev):
+                continue
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and v >= 2:
             return _show(v)
     return _miscounted(claim, evidence) or _changed_formula(claim, evidence) or _changed_order(claim, evidence)
+
+
+# A digit glued to the letters of a name ("GPT4"), which other texts write apart ("GPT-4").
+_GLUED = re.compile(r"(?<=[A-Za-z])(?=\d)")
+# "fewer than half", "over 90%": a bound the evidence's figures meet, not a figure of its own.
+_BOUND = re.compile(r"\b(fewer than|less than|under|below|more than|over|above|at least|at most)\s+(?=\S)")
+_UPPER = frozenset({"fewer than", "less than", "under", "below", "at most"})
+_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s?(%)?")
+
+
+def _bounds(claim: str) -> dict[float, str]:
+    """Value -> the bound word before it ("fewer than half": 0.5 -> "fewer than")."""
+    out: dict[float, str] = {}
+    text = _digits(plain(claim)).lower()
+    for m in _BOUND.finditer(text):
+        share = _SHARE.match(text, m.end())
+        word = values(text[m.end() :].split(" ", 1)[0])
+        # a share: "0.4", "90%", "half" ("twice as fast" is a factor)
+        v = float(share.group(1)) if share else next(iter(word), 2.0)
+        if v < 1 or (share and share.group(2)):
+            out[v] = m.group(1)
+    return out
+
+
+def _within(bound: str | None, v: float, ev: Counter[float]) -> bool:
+    """Every share of the evidence lies on the bound's side of `v` (as a percentage):
+    "fewer than half" for "3% … and 43%"."""
+    shares = [x for x in ev if 0 < x <= 100]
+    if bound is None or not shares:
+        return False
+    limit = v * 100 if v < 1 else v
+    return all(x < limit if bound in _UPPER else x > limit for x in shares)
+
+
+def _near_share(v: float, ev_forms: Counter[float]) -> bool:
+    """A share that is no round percentage ("a third") written rounded ("33%")."""
+    pct = v * 100
+    return 0 < v < 1 and pct != round(pct, 1) and bool(ev_forms[float(round(pct))])
+
+
+ITEM_WORDS = 4  # an item of an enumeration ("GSM8k", "21.5%", "graph neural networks")
+_PRONOUNS = frozenset("it we they this these those he she which".split())
+
+
+def list_sizes(text: str) -> set[float]:
+    """Sizes of the enumerations of a text ("A, B, C, D, and E": 5; "A, B and C": 3): a count
+    the claim gives for what the evidence lists ("all five datasets"). The text before a
+    comma holds a list's first item; short items follow until "and"/"or" ends it."""
+    out: set[float] = set()
+    run = 1
+    for seg in plain(text).split(",")[1:]:
+        words = seg.split()
+        if words and words[0] in {"and", "or"}:
+            if run >= 2:  # "A, and B" is two clauses, not a list
+                out.add(float(run + 1))
+            run = 1  # the rest of this piece may hold the first item of another list
+        elif words and words[0].lower() in _PRONOUNS:
+            run = 1  # "it works": a clause, not an item
+        elif 0 < len(words) <= ITEM_WORDS and ({"and", "or"} & set(words[1:-1] if len(words) > 2 else words[1:])):
+            out.add(float(run + 2))  # "B and C" closes it without a comma
+            run = 1
+        elif 0 < len(words) <= ITEM_WORDS:
+            run += 1
+        else:
+            run = 1
+    return out
 
 
 def _show(v: float) -> str:

@@ -4,8 +4,10 @@ functions over `judge_text.tokens`."""
 
 from __future__ import annotations
 
+import re
+
 from rag.answer import lexicon
-from rag.answer.judge_numbers import values
+from rag.answer.judge_numbers import list_sizes, values
 from rag.answer.judge_roles import both_for_either
 from rag.answer.judge_rules import hyphen_parts, stem_of
 from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
@@ -18,9 +20,13 @@ _CLAIM_CUES: dict[str, str] = {
     **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
     **dict.fromkeys("completely fully totally perfectly entirely wholly impossible guaranteed".split(), "total"),
     **dict.fromkeys(
-        "best optimal optimally state-of-the-art sota unmatched unprecedented tight tightest sole solely dominant ever".split(),
+        "best state-of-the-art sota unmatched unprecedented sole solely dominant ever".split(),
         "top",
     ),
+    # optimality is a property proved of a method, not a rank among methods ("improves on the
+    # state of the art" does not say "optimal")
+    **dict.fromkeys("optimal optimally tight tightest".split(), "optimal"),
+    **dict.fromkeys("exactly precisely".split(), "exact"),
 }
 _LICENSERS: dict[str, set[str]] = {
     "universal": set("all every each any whole entire universally regardless always arbitrary arbitrarily".split()),
@@ -33,6 +39,8 @@ _LICENSERS: dict[str, set[str]] = {
                  "eliminate eliminating guaranteed ensure ensures ensured ensuring provably provable always".split()),
     "top": set("best optimal optimally optimize optimizes optimizing state-of-the-art sota top leading unmatched "
                "unprecedented tight tightest first only sole solely dominant dominates ever".split()),
+    "optimal": set("optimal optimally optimality tight tightest minimax-optimal".split()),
+    "exact": set("exact exactly precise precisely identical identically equal equals same".split()),
 }  # fmt: skip
 _DEFINITE_CUES = {"only": "top", "most": "top", "first": "top"}  # cues only after "the": "the only …"
 _HEDGES = frozenset(
@@ -127,30 +135,65 @@ def _stated(word: str, scope: set[str], e_toks: tuple[Tok, ...]) -> bool:
             continue
         if word in (t.word, *t.word.split("-")) or t.stem == stem:
             return True
+        if "-" in word and t.word.replace("-", "") == word.replace("-", ""):
+            return True  # a hyphen lost in the abstract's text ("state-of-theart")
         if t.word.startswith(word) and stem_of(t.word[len(word) :]) in scope:
             return True
     return False
+
+
+_COUNT = re.compile(r"\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve")
+
+
+def _all_of_count(toks: tuple[Tok, ...], word: str, evidence: str) -> bool:
+    """ "all five datasets" where the evidence gives that count or lists that many: the
+    quantifier restates the count."""
+    at = [i for i, t in enumerate(toks) if t.word == word]
+    have = set(values(evidence)) | list_sizes(evidence)
+    return any(
+        i + 1 < len(toks) and _COUNT.fullmatch(toks[i + 1].word) and set(values(toks[i + 1].word)) & have for i in at
+    )
+
+
+# "all while", "all along", "all too", "all the more": "all" as an adverb quantifies nothing.
+_ADVERB_ALL = frozenset("while along too".split())
+# "100% success" says "every time"; "100% of the cases" says "all".
+_HUNDRED = re.compile(r"(?<![\d.])100(?:\.0+)?\s?(?:\\)?%")
+
+
+def _quantifies(toks: tuple[Tok, ...], i: int) -> bool:
+    if toks[i].word != "all" or i + 1 >= len(toks):
+        return True
+    after = [t.word for t in toks[i + 1 : i + 3]]
+    return not (after[0] in _ADVERB_ALL or after in (["the", "more"], ["the", "less"]))
 
 
 def overclaim(claim: str, evidence: str) -> str | None:
     """A quantifier or superlative the evidence does not state about the same thing, or a
     hedge of the evidence ("tend to", "often", "in some cases") dropped by the claim."""
     e_toks = tokens(evidence)
-    for word, cls, scope in _cues(tokens(claim)):
-        licensed = _stated(word, scope, e_toks) or any(
-            # "near-universal" licenses "almost all"; "best-known" does not license "best"
-            any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
-            and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
-            and not (t.word == "leading" and i + 1 < len(e_toks) and e_toks[i + 1].word == "to")
-            and not (cls != "most" and _softened(e_toks, i))
-            for i, t in enumerate(e_toks)
+    c_toks = tokens(claim)
+    for word, cls, scope in _cues(c_toks):
+        if cls == "universal" and _all_of_count(c_toks, word, evidence):
+            continue
+        licensed = (
+            _stated(word, scope, e_toks)
+            or any(
+                # "near-universal" licenses "almost all"; "best-known" does not license "best"
+                any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
+                and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
+                and not (t.word == "leading" and i + 1 < len(e_toks) and e_toks[i + 1].word == "to")
+                and not (cls != "most" and _softened(e_toks, i))
+                and _quantifies(e_toks, i)
+                for i, t in enumerate(e_toks)
+            )
+            or (cls in ("universal", "always", "total") and _HUNDRED.search(evidence) is not None)
         )
         if not licensed and not (word == "never" and _negates(scope, e_toks)):
             return f"overclaim: {word}"
-    both = both_for_either(tokens(claim), e_toks)
+    both = both_for_either(c_toks, e_toks)
     if both:
         return both
-    c_toks = tokens(claim)
     c_stems = stems(claim)
     # by stem: "is conjectured to" keeps the evidence's "we conjecture"
     if not {t.stem for t in c_toks} & _HEDGE_LICENSER_STEMS and not _approximate_number(c_toks):

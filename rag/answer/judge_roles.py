@@ -24,6 +24,11 @@ _TRANSITIVE = frozenset(
 )
 
 
+# What introduces the other side of a comparison: "faster than B", "is outperformed by A",
+# "superior performance over B".
+_COMPARED = frozenset({"than", "by", "over"})
+
+
 def _content(t: Tok) -> bool:
     return t.word[:1].isalpha() and not t.word.endswith("ly") and t.word not in _FUNCTION
 
@@ -34,7 +39,7 @@ def roles(toks: tuple[Tok, ...], i: int, before: int = 6, after: int = 4) -> tup
     clause (5-letter prefixes). Other predicates have no roles ("labels are scarce" = "scarce
     labels")."""
     out: tuple[set[str], set[str]] = (set(), set())
-    if not (toks[i].word in _TRANSITIVE or any(t.word in {"than", "by"} for t in toks[i + 1 : i + 3])):
+    if not (toks[i].word in _TRANSITIVE or any(t.word in _COMPARED for t in toks[i + 1 : i + 3])):
         return out
     for side, step, limit in ((0, -1, before), (1, 1, after)):
         k, got = i + step, 0

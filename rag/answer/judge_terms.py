@@ -20,9 +20,13 @@ from rag.answer.judge_text import Tok, stems, tokens
 def _evidence_words(evidence: str) -> set[str]:
     out: set[str] = set()
     for t in tokens(evidence):
-        for w in {t.word, *t.word.split("-"), t.word.replace("-", "")}:
+        for w in {t.word, *t.word.split("-"), t.word.replace("-", ""), _GLUED_DIGITS.sub("", t.word)}:
             out.update({w, w.removesuffix("s"), w.removesuffix("es")})
     return out
+
+
+# A version number glued to a name ("gpt4", "llama2") that the claim writes apart ("GPT-4").
+_GLUED_DIGITS = re.compile(r"(?<=[a-z])\d+(?:\.\d+)?$")
 
 
 def _is_name(part: str, first: bool) -> bool:
@@ -132,6 +136,13 @@ class _Replaced:
     gone: list[str]  # evidence words of the stretch the claim lacks
 
 
+def clipped(a: str, b: str) -> bool:
+    """One word is a clipping of the other ("exams" for "examinations", "stats" for
+    "statistics"): the same word, shortened."""
+    short, long = sorted((a.lower().removesuffix("s"), b.lower().removesuffix("s")), key=len)
+    return len(short) >= 4 and short != long and long.startswith(short)
+
+
 def _replacements(claim: str, evidence: str, longest: int = 3) -> Iterator[_Replaced]:
     """Stretches of at most `longest` content words where the claim says something else in
     the evidence's place (aligned on stems)."""
@@ -143,8 +154,14 @@ def _replacements(claim: str, evidence: str, longest: int = 3) -> Iterator[_Repl
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
             continue
-        new = [t.word for _, t in c[j1:j2] if t.stem not in e_stems and not hyphen_parts(t.word) & e_prefixes]
         gone = [t.word for _, t in e[i1:i2] if t.stem not in c_stems]
+        new = [
+            t.word
+            for _, t in c[j1:j2]
+            if t.stem not in e_stems
+            and not hyphen_parts(t.word) & e_prefixes
+            and not any(clipped(t.word, g) for g in gone)
+        ]
         if new and gone:
             yield _Replaced(e, c, i1, i2, j1, j2, new, gone)
 
@@ -270,6 +287,8 @@ def _moved_modifier_swap(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> st
     for head in c_mod.keys() & e_mod.keys():
         new, gone = c_mod[head], e_mod[head]
         if new.stem[:5] in e_have or gone.stem[:5] in c_have or hyphen_parts(new.word) & e_have:
+            continue
+        if clipped(new.word, gone.word):
             continue
         if lexicon.noun_only(new.word) and lexicon.noun_only(gone.word):
             return f"name not in evidence: {new.word} (in place of '{gone.word}')"

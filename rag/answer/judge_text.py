@@ -41,7 +41,7 @@ IMPLICIT_NEGATIVES = frozenset(
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
     infeasible insufficient skip skips skipping dispense dispenses
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
-    deleted deleting prune prunes pruned pruning short away unless""".split()
+    deleted deleting prune prunes pruned pruning short away unless differently""".split()
 )
 # "without sacrificing accuracy" = "while preserving accuracy", "no change in score" = "the same
 # score": a negated loss or change is restated by a keeping word about the same words.
@@ -97,9 +97,13 @@ def _unglued(m: re.Match[str]) -> str:
     return _MATH_OPERATORS.get(math, math)
 
 
+# Control characters a PDF extraction left inside words ("state-of-the\x02art") are no text.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def plain(text: str) -> str:
     """Markdown, LaTeX commands, math delimiters and typographic quotes removed."""
-    text = clean(text or "")
+    text = _CONTROL.sub("", clean(text or ""))
     text = _MATH_LETTER.sub(lambda m: _letter_name(m.group(0)), text)
     text = _GLUED_MATH.sub(_unglued, text)
     for _ in range(3):

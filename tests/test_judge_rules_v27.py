@@ -1,0 +1,152 @@
+"""Version 27 of the support judge (round 8's calibration part read one by one), each rule in
+both directions: it catches the error and accepts the faithful twin. Sentences written for
+this test, none from the pair files."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.answer.judge_numbers import list_sizes
+from rag.answer.judge_terms import clipped
+from tests.test_judge_rules_more import check_both_directions
+
+# (evidence, faithful claim, unfaithful claim, reason prefix of the unfaithful one)
+CASES = [
+    # lexicon: "bounded above" / "bounded below"
+    (
+        "The estimation error is bounded above by the square root of the sample size.",
+        "The estimation error is bounded above by the sample size's square root.",
+        "The estimation error is bounded below by the square root of the sample size.",
+        "opposite predicate: above/below",
+    ),
+    # lexicon: "dampen" is on the side of "mitigate", against "exacerbate"
+    (
+        "Stale gradients exacerbate the instability of asynchronous training.",
+        "Stale gradients worsen the instability of asynchronous training.",
+        "Stale gradients dampen the instability of asynchronous training.",
+        "opposite predicate: exacerbate/dampen",
+    ),
+    # lexicon: "milder assumptions" / "stronger assumptions"
+    (
+        "The bound holds under milder assumptions than earlier analyses.",
+        "The bound needs weaker assumptions than earlier analyses.",
+        "The bound holds under stronger assumptions than earlier analyses.",
+        "opposite predicate: milder/stronger",
+    ),
+    # a connective ("hence") is no anchor: the predicate inside ", and hence longer," is about "rules"
+    (
+        "The learner prefers more general and thus shorter rules.",
+        "The learner favours more general, and hence shorter, rules.",
+        "The learner favours more specific, and hence longer, rules.",
+        "opposite predicate: shorter/longer",
+    ),
+    # "superior accuracy over B" compares like "than": its roles exchanged are the opposite
+    (
+        "Experiments show the new sampler's superior accuracy over standard baselines.",
+        "In experiments, the new sampler outperforms standard baselines in accuracy.",
+        "In experiments, standard baselines outperform the new sampler in accuracy.",
+        "opposite predicate",
+    ),
+    # "a third" is a share, written rounded as 33%
+    (
+        "The tokenizer needs up to 33% fewer tokens than the baseline.",
+        "The tokenizer needs up to roughly a third fewer tokens than the baseline.",
+        "The tokenizer needs up to roughly a quarter fewer tokens than the baseline.",
+        "number not in evidence",
+    ),
+    # a bound every share of the evidence meets ("fewer than half" for 4% and 38%)
+    (
+        "The agents complete between 4% and 38% of the tasks.",
+        "The agents complete fewer than half of the tasks.",
+        "The agents complete fewer than a quarter of the tasks.",
+        "number not in evidence",
+    ),
+    # the count of what the evidence lists ("all four datasets")
+    (
+        "The method improves accuracy on CIFAR-10, SVHN, STL-10, and Tiny ImageNet.",
+        "The method improves accuracy on all four datasets, CIFAR-10, SVHN, STL-10 and Tiny ImageNet.",
+        "The method improves accuracy on all five datasets, CIFAR-10, SVHN, STL-10 and Tiny ImageNet.",
+        "number not in evidence",
+    ),
+    # a version glued to a name ("GPT4") is the one written apart ("GPT-4"); "exams" clips "examinations"
+    (
+        "Our model matches GPT4 on the licensing examinations.",
+        "The model matches GPT-4 on the licensing exams.",
+        "The model matches GPT-3 on the licensing exams.",
+        "number not in evidence",
+    ),
+    # "optimal" is licensed by optimality, not by improving on the state of the art
+    (
+        "The algorithm's sample complexity improves on the state-of-the-art rate.",
+        "The algorithm improves on the state-of-the-art sample complexity.",
+        "The algorithm's sample complexity is optimal and improves on the state-of-the-art rate.",
+        "overclaim: optimal",
+    ),
+    # "exactly" where the evidence says "almost"
+    (
+        "The estimates almost match the ones computed with observed rewards.",
+        "The estimates nearly match the ones computed with observed rewards.",
+        "The estimates exactly match the ones computed with observed rewards.",
+        "overclaim: exactly",
+    ),
+    # "all while" quantifies nothing, so it does not license "every"
+    (
+        "The method beats prior work on several benchmarks, all while running online.",
+        "The method beats prior work on several benchmarks while running online.",
+        "The method beats prior work on every benchmark while running online.",
+        "overclaim: every",
+    ),
+    # "100% success" says "every time"
+    (
+        "The agent reaches a 100% success rate after four rounds.",
+        "The agent succeeds every time after four rounds.",
+        "The agent succeeds every time after two rounds.",
+        "number not in evidence",
+    ),
+    # "differently" restates "not in the same way"
+    (
+        "Language models do not process suspense in the same way as human readers.",
+        "Language models process suspense differently from human readers.",
+        "Language models process suspense in the same way as human readers.",
+        "negation mismatch",
+    ),
+    # a control character left inside a word by a PDF extraction is no text
+    (
+        "It achieves state-of-the\x02art results on two benchmarks.",
+        "It achieves state-of-the-art results on two benchmarks.",
+        "It achieves state-of-the-art results on three benchmarks.",
+        "number not in evidence",
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "faithful", "unfaithful", "reason"), CASES)
+def test_v27_rules_both_directions(evidence: str, faithful: str, unfaithful: str, reason: str) -> None:
+    check_both_directions(evidence, faithful, unfaithful, reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "sizes"),
+    [
+        ("Results on A, B, C, D, and E.", {5.0}),
+        ("We use A, B and C here.", {3.0}),
+        ("Gains of 1%, 2%, and 3% on X, Y, and Z, respectively.", {3.0}),
+        ("In short, it works, and it is fast.", set()),  # two clauses, no list
+        ("No list here.", set()),
+    ],
+)
+def test_list_sizes(text: str, sizes: set[float]) -> None:
+    assert list_sizes(text) == sizes
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("exams", "examinations", True),
+        ("stats", "statistics", True),
+        ("bias", "biases", False),
+        ("map", "mapping", False),
+    ],
+)
+def test_clipped_words(a: str, b: str, same: bool) -> None:
+    assert clipped(a, b) is same

@@ -1,6 +1,6 @@
-"""Version 27 of the support judge (round 8's calibration part read one by one), each rule in
-both directions: it catches the error and accepts the faithful twin. Sentences written for
-this test, none from the pair files."""
+"""Versions 27 and 28 of the support judge (rounds 8 and 9: their calibration parts read one by
+one), each rule in both directions: it catches the error and accepts the faithful twin.
+Sentences written for this test, none from the pair files."""
 
 from __future__ import annotations
 
@@ -116,6 +116,54 @@ CASES = [
         "It achieves state-of-the-art results on two benchmarks.",
         "It achieves state-of-the-art results on three benchmarks.",
         "number not in evidence",
+    ),
+    # v28: "exactly" before a number states the number (which the number rule checks)
+    (
+        "The filter lowers the false positive rate, reaching a perfect zero on two benchmarks.",
+        "The filter lowers the false positive rate, down to exactly zero on two benchmarks.",
+        "The filter lowers the false positive rate, down to exactly zero on three benchmarks.",
+        "number not in evidence",
+    ),
+    # v28: "impossible" restates "not possible"; "guarantees" needs a guarantee
+    (
+        "The test stays valid even though unbiased estimation may not be possible.",
+        "The test stays valid even though unbiased estimation may be impossible.",
+        "The test guarantees valid results even though unbiased estimation may be impossible.",
+        "overclaim: guarantees",
+    ),
+    # v28: "inclined to" keeps the evidence's "tend to"
+    (
+        "Reviewers tend to prefer longer answers.",
+        "Reviewers are inclined to prefer longer answers.",
+        "Reviewers prefer longer answers.",
+        "overclaim: drops 'tend'",
+    ),
+    # v28: "comparable to" is no "outperforms"; "enhances" is on the side of "increases"
+    (
+        "The sampler reaches accuracy comparable to the exact solver and enhances throughput.",
+        "The sampler matches the exact solver's accuracy and raises throughput.",
+        "The sampler outperforms the exact solver in accuracy and enhances throughput.",
+        "opposite predicate: comparable/outperforms",
+    ),
+    (
+        "Instruction tuning enhances brain alignment.",
+        "Instruction tuning increases brain alignment.",
+        "Instruction tuning lowers brain alignment.",
+        "opposite predicate: enhances/lowers",
+    ),
+    # v28: a non-integer value written twice where the evidence has it once
+    (
+        "The cache is quantized to 2-bit keys and 1.5-bit values.",
+        "Keys take 2 bits and values 1.5 bits in the quantized cache.",
+        "The cache is quantized to 1.5-bit keys and 1.5-bit values.",
+        "number not in evidence: 1.5",
+    ),
+    # v28: an exchange whose subjects keep a word ("yields") is read by the words that changed sides
+    (
+        "Although full fine-tuning usually yields higher accuracy than linear probing, it is fragile under noise.",
+        "Although full fine-tuning usually yields better accuracy than linear probing, it is fragile under noise.",
+        "Although linear probing usually yields higher accuracy than full fine-tuning, it is fragile under noise.",
+        "opposite predicate",
     ),
 ]
 

@@ -192,7 +192,7 @@ def missing_number(claim: str, evidence: str) -> str | None:
             if _near_share(v, ev_forms) or v in sizes or _within(bounds.get(v), v, ev):
                 continue
             return _show(v)
-        if n > max(ev_forms[f] for f in forms) and v >= 2:
+        if n > max(ev_forms[f] for f in forms) and (v >= 2 or (v > 1 and v != int(v))):  # "1.5-bit … 1.5-bit"
             return _show(v)
     return _miscounted(claim, evidence) or _changed_formula(claim, evidence) or _changed_order(claim, evidence)
 

@@ -18,7 +18,9 @@ _CLAIM_CUES: dict[str, str] = {
     **dict.fromkeys("all every any whole entire universally regardless arbitrary arbitrarily".split(), "universal"),
     "each": "each",  # "each of the two" restates "both"
     **dict.fromkeys("always invariably consistently inevitably never".split(), "always"),
-    **dict.fromkeys("completely fully totally perfectly entirely wholly impossible guaranteed".split(), "total"),
+    **dict.fromkeys(
+        "completely fully totally perfectly entirely wholly impossible guaranteed guarantee guarantees".split(), "total"
+    ),
     **dict.fromkeys(
         "best state-of-the-art sota unmatched unprecedented sole solely dominant ever".split(),
         "top",
@@ -48,7 +50,8 @@ _HEDGES = frozenset(
     "approximately roughly likely potentially believe believes hypothesize hypothesise conjecture speculate".split()
 )
 _HEDGE_LICENSERS = _HEDGES | set(
-    "can some usually typically generally largely mostly frequently commonly possibly perhaps probably partly".split()
+    "can some usually typically generally largely mostly frequently commonly possibly perhaps probably partly inclined "
+    "prone apt".split()
 )
 _HEDGE_LICENSER_STEMS = frozenset(stem_of(w) for w in _HEDGE_LICENSERS)
 _SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
@@ -155,6 +158,16 @@ def _all_of_count(toks: tuple[Tok, ...], word: str, evidence: str) -> bool:
     )
 
 
+_NOT_POSSIBLE = re.compile(r"\b(?:not|never)\s+(?:\w+\s+)?possible\b", re.I)  # restated by "impossible"
+
+
+def _before_number(toks: tuple[Tok, ...], word: str) -> bool:
+    return any(
+        t.word == word and i + 1 < len(toks) and (toks[i + 1].word == "zero" or values(toks[i + 1].word))
+        for i, t in enumerate(toks)
+    )
+
+
 # "all while", "all along", "all too", "all the more": "all" as an adverb quantifies nothing.
 _ADVERB_ALL = frozenset("while along too".split())
 # "100% success" says "every time"; "100% of the cases" says "all".
@@ -175,6 +188,10 @@ def overclaim(claim: str, evidence: str) -> str | None:
     c_toks = tokens(claim)
     for word, cls, scope in _cues(c_toks):
         if cls == "universal" and _all_of_count(c_toks, word, evidence):
+            continue
+        if cls == "exact" and _before_number(c_toks, word):
+            continue  # "exactly zero", "precisely 12": a number, which the number rule checks
+        if word == "impossible" and _NOT_POSSIBLE.search(evidence):
             continue
         licensed = (
             _stated(word, scope, e_toks)

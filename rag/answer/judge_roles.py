@@ -29,6 +29,12 @@ _TRANSITIVE = frozenset(
 _COMPARED = frozenset({"than", "by", "over"})
 
 
+# Nouns that name no particular thing ("our approach" is "the method"): they say nothing about
+# which of the compared things is which (5-letter prefixes, as the roles are: "appro" drops
+# "approximation" too, which can only make an exchange harder to see).
+_GENERIC = frozenset("appro metho model frame techn algor work works resul solut syste".split())
+
+
 def _content(t: Tok) -> bool:
     return t.word[:1].isalpha() and not t.word.endswith("ly") and t.word not in _FUNCTION
 
@@ -56,7 +62,14 @@ def exchanged(e_roles: tuple[set[str], set[str]], c_roles: tuple[set[str], set[s
     (by the words only one of the two evidence roles has)."""
     (es, eo), (cs, co) = e_roles, c_roles
     e_subject, e_object = es - eo, eo - es
-    return bool(cs & e_object and co & e_subject and not cs & e_subject)
+    if cs & e_object and co & e_subject and not cs & e_subject:
+        return True
+    # The subjects share words too ("X yields higher accuracy than Y"): the exchange shows in
+    # more words changing sides than the subject keeps, generic nouns aside.
+    es, eo, cs, co = (r - _GENERIC for r in (es, eo, cs, co))
+    e_subject, e_object = es - eo, eo - es
+    moved = (cs & e_object) | (co & e_subject)
+    return bool(cs & e_object and co & e_subject) and len(moved) > len(cs & e_subject)
 
 
 def both_for_either(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> str | None:

@@ -181,32 +181,42 @@ def _quantifies(toks: tuple[Tok, ...], i: int) -> bool:
     return not (after[0] in _ADVERB_ALL or after in (["the", "more"], ["the", "less"]))
 
 
+def _restated(word: str, cls: str, c_toks: tuple[Tok, ...], evidence: str) -> bool:
+    """A cue that restates something else the evidence says: a count ("all five datasets"), a
+    number ("exactly zero", which the number rule checks), "not possible" ("impossible")."""
+    if cls == "universal" and _all_of_count(c_toks, word, evidence):
+        return True
+    if cls == "exact" and _before_number(c_toks, word):
+        return True
+    return word == "impossible" and _NOT_POSSIBLE.search(evidence) is not None
+
+
+def _licensed(word: str, cls: str, scope: set[str], e_toks: tuple[Tok, ...], evidence: str) -> bool:
+    """The evidence states the cue itself, or a word of its class about the same thing."""
+    if _stated(word, scope, e_toks):
+        return True
+    if cls in ("universal", "always", "total") and _HUNDRED.search(evidence):
+        return True
+    return any(
+        # "near-universal" licenses "almost all"; "best-known" does not license "best"
+        any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
+        and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
+        and not (t.word == "leading" and i + 1 < len(e_toks) and e_toks[i + 1].word == "to")
+        and not (cls != "most" and _softened(e_toks, i))
+        and _quantifies(e_toks, i)
+        for i, t in enumerate(e_toks)
+    )
+
+
 def overclaim(claim: str, evidence: str) -> str | None:
     """A quantifier or superlative the evidence does not state about the same thing, or a
     hedge of the evidence ("tend to", "often", "in some cases") dropped by the claim."""
     e_toks = tokens(evidence)
     c_toks = tokens(claim)
     for word, cls, scope in _cues(c_toks):
-        if cls == "universal" and _all_of_count(c_toks, word, evidence):
+        if _restated(word, cls, c_toks, evidence) or _licensed(word, cls, scope, e_toks, evidence):
             continue
-        if cls == "exact" and _before_number(c_toks, word):
-            continue  # "exactly zero", "precisely 12": a number, which the number rule checks
-        if word == "impossible" and _NOT_POSSIBLE.search(evidence):
-            continue
-        licensed = (
-            _stated(word, scope, e_toks)
-            or any(
-                # "near-universal" licenses "almost all"; "best-known" does not license "best"
-                any(p in _LICENSERS[cls] for p in (t.word, *(t.word.split("-") if cls == "most" else ())))
-                and (scope & window(e_toks, i, before=2, after=3, clause=False) or not scope)
-                and not (t.word == "leading" and i + 1 < len(e_toks) and e_toks[i + 1].word == "to")
-                and not (cls != "most" and _softened(e_toks, i))
-                and _quantifies(e_toks, i)
-                for i, t in enumerate(e_toks)
-            )
-            or (cls in ("universal", "always", "total") and _HUNDRED.search(evidence) is not None)
-        )
-        if not licensed and not (word == "never" and _negates(scope, e_toks)):
+        if not (word == "never" and _negates(scope, e_toks)):
             return f"overclaim: {word}"
     both = both_for_either(c_toks, e_toks)
     if both:

@@ -68,6 +68,13 @@ CASES = [
         "The method improves accuracy on all five datasets, CIFAR-10, SVHN, STL-10 and Tiny ImageNet.",
         "number not in evidence",
     ),
+    # ...but a list's size is no percentage ("by 3%" is not licensed by a list of three)
+    (
+        "The method improves accuracy on CIFAR-10, SVHN, and STL-10.",
+        "The method improves accuracy on three datasets, CIFAR-10, SVHN, and STL-10.",
+        "The method improves accuracy by 3% on CIFAR-10, SVHN, and STL-10.",
+        "number not in evidence: 3",
+    ),
     # a version glued to a name ("GPT4") is the one written apart ("GPT-4"); "exams" clips "examinations"
     (
         "Our model matches GPT4 on the licensing examinations.",

@@ -185,7 +185,8 @@ def missing_number(claim: str, evidence: str) -> str | None:
         for f in _forms(v):
             ev_forms[f] = max(ev_forms[f], n)
     bounds = _bounds(claim)
-    sizes = list_sizes(evidence)
+    # a list's size restates only a count ("three datasets"), never a percentage or a factor
+    sizes = list_sizes(evidence) & {v for _, vals in _counts(claim).values() for v in vals}
     for v, n in values(claim).items():
         forms = _forms(v)
         if not any(ev_forms[f] for f in forms):

@@ -54,6 +54,13 @@ CASES = [
         "The tokenizer needs up to roughly a quarter fewer tokens than the baseline.",
         "number not in evidence",
     ),
+    # ...but a count is no share ("33 tasks" is no "a third of the tasks")
+    (
+        "The model solves 33 tasks.",
+        "The model solves a total of 33 tasks.",
+        "The model solves about a third of the tasks.",
+        "number not in evidence: 0.3333",
+    ),
     # a bound every share of the evidence meets ("fewer than half" for 4% and 38%)
     (
         "The agents complete between 4% and 38% of the tasks.",

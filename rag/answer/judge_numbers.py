@@ -190,7 +190,8 @@ def missing_number(claim: str, evidence: str) -> str | None:
     for v, n in values(claim).items():
         forms = _forms(v)
         if not any(ev_forms[f] for f in forms):
-            if _near_share(v, ev_forms) or v in sizes or _within(bounds.get(v), v, ev):
+            shares = _percentages(evidence)
+            if _near_share(v, shares) or v in sizes or _within(bounds.get(v), v, shares):
                 continue
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and (v >= 2 or (v > 1 and v != int(v))):  # "1.5-bit … 1.5-bit"
@@ -220,20 +221,28 @@ def _bounds(claim: str) -> dict[float, str]:
     return out
 
 
-def _within(bound: str | None, v: float, ev: Counter[float]) -> bool:
+_PERCENT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?%")
+
+
+def _percentages(text: str) -> set[float]:
+    """The shares a text gives, as percentages ("43%", "0.43"); counts are no shares."""
+    t = _digits(plain(text))
+    return {float(m.group(1)) for m in _PERCENT.finditer(t)} | {round(v * 100, 6) for v in values(text) if 0 < v < 1}
+
+
+def _within(bound: str | None, v: float, shares: set[float]) -> bool:
     """Every share of the evidence lies on the bound's side of `v` (as a percentage):
     "fewer than half" for "3% … and 43%"."""
-    shares = [x for x in ev if 0 < x <= 100]
     if bound is None or not shares:
         return False
     limit = v * 100 if v < 1 else v
     return all(x < limit if bound in _UPPER else x > limit for x in shares)
 
 
-def _near_share(v: float, ev_forms: Counter[float]) -> bool:
+def _near_share(v: float, shares: set[float]) -> bool:
     """A share that is no round percentage ("a third") written rounded ("33%")."""
     pct = v * 100
-    return 0 < v < 1 and pct != round(pct, 1) and bool(ev_forms[float(round(pct))])
+    return 0 < v < 1 and pct != round(pct, 1) and float(round(pct)) in shares
 
 
 ITEM_WORDS = 4  # an item of an enumeration ("GSM8k", "21.5%", "graph neural networks")

@@ -21,7 +21,7 @@ from rag.settings import PROJECT_ROOT, Settings
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
 # This version (v28) on pairs_calibration.jsonl: faithful 890/951, unfaithful 79/951, worst type 28/194 (direction).
 CALIBRATION_FLOOR = {"faithful_accepted_min": 0.93, "unfaithful_accepted_max": 0.10, "per_type_max": 0.15}
-# This version on pairs_report.jsonl: faithful 481/574, unfaithful 135/574, worst type 52/119 (name). Round 9's
+# This version on pairs_report.jsonl: faithful 481/574, unfaithful 134/574, worst type 52/119 (name). Round 9's
 # report part was harder than the half (v27 before any change: faithful 61/75), so the faithful floor is 0.83.
 REPORT_FLOOR = {"faithful_accepted_min": 0.83, "unfaithful_accepted_max": 0.24, "per_type_max": 0.45}
 

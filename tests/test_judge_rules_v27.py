@@ -131,6 +131,13 @@ CASES = [
         "It achieves state-of-the-art results on three benchmarks.",
         "number not in evidence",
     ),
+    # ...and only for that name: "L2" in the evidence licenses no other 2
+    (
+        "An L2 penalty keeps the weights small.",
+        "A penalty on the L2 norm keeps the weights small.",
+        "An L2 penalty keeps the weights 2 times smaller.",
+        "number not in evidence: 2",
+    ),
     # v28: "exactly" before a number states the number (which the number rule checks)
     (
         "The filter lowers the false positive rate, reaching a perfect zero on two benchmarks.",

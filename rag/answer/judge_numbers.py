@@ -179,7 +179,6 @@ def missing_number(claim: str, evidence: str) -> str | None:
     approx = _approx_missing(claim, ev)
     if approx:
         return approx
-    ev.update(v for v in values(_GLUED.sub(" ", evidence)) if v not in ev)  # "GPT4" writes the 4 of "GPT-4"
     ev_forms: Counter[float] = Counter()
     for v, n in ev.items():
         for f in _forms(v):
@@ -191,7 +190,12 @@ def missing_number(claim: str, evidence: str) -> str | None:
         forms = _forms(v)
         if not any(ev_forms[f] for f in forms):
             shares = _percentages(evidence)
-            if _near_share(v, shares) or v in sizes or _within(bounds.get(v), v, shares):
+            if (
+                _near_share(v, shares)
+                or v in sizes
+                or _within(bounds.get(v), v, shares)
+                or v in _glued(claim, evidence)
+            ):
                 continue
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and (v >= 2 or (v > 1 and v != int(v))):  # "1.5-bit … 1.5-bit"
@@ -199,8 +203,18 @@ def missing_number(claim: str, evidence: str) -> str | None:
     return _miscounted(claim, evidence) or _changed_formula(claim, evidence) or _changed_order(claim, evidence)
 
 
-# A digit glued to the letters of a name ("GPT4"), which other texts write apart ("GPT-4").
-_GLUED = re.compile(r"(?<=[A-Za-z])(?=\d)")
+_HYPHENATED = re.compile(r"\b([A-Za-z]+)-(\d+(?:\.\d+)?)\b")
+
+
+def _glued(claim: str, evidence: str) -> set[float]:
+    """Numbers of the claim's names ("GPT-4") that the evidence writes glued ("GPT4")."""
+    return {
+        float(m.group(2))
+        for m in _HYPHENATED.finditer(plain(claim))
+        if re.search(rf"\b{re.escape(m.group(1) + m.group(2))}\b", evidence, re.I)
+    }
+
+
 # "fewer than half", "over 90%": a bound the evidence's figures meet, not a figure of its own.
 _BOUND = re.compile(r"\b(fewer than|less than|under|below|more than|over|above|at least|at most)\s+(?=\S)")
 _UPPER = frozenset({"fewer than", "less than", "under", "below", "at most"})

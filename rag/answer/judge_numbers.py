@@ -183,24 +183,29 @@ def missing_number(claim: str, evidence: str) -> str | None:
     for v, n in ev.items():
         for f in _forms(v):
             ev_forms[f] = max(ev_forms[f], n)
-    bounds = _bounds(claim)
-    # a list's size restates only a count ("three datasets"), never a percentage or a factor
-    sizes = list_sizes(evidence) & {v for _, vals in _counts(claim).values() for v in vals}
+    restated: set[float] | None = None  # worked out once, for the first value the evidence lacks
     for v, n in values(claim).items():
         forms = _forms(v)
         if not any(ev_forms[f] for f in forms):
-            shares = _percentages(evidence)
-            if (
-                _near_share(v, shares)
-                or v in sizes
-                or _within(bounds.get(v), v, shares)
-                or v in _glued(claim, evidence)
-            ):
+            restated = _restated(claim, evidence) if restated is None else restated
+            if v in restated:
                 continue
             return _show(v)
         if n > max(ev_forms[f] for f in forms) and (v >= 2 or (v > 1 and v != int(v))):  # "1.5-bit … 1.5-bit"
             return _show(v)
     return _miscounted(claim, evidence) or _changed_formula(claim, evidence) or _changed_order(claim, evidence)
+
+
+def _restated(claim: str, evidence: str) -> set[float]:
+    """Values of the claim that restate the evidence without writing its numbers: a rounded
+    share ("a third" for 33%), a list's size as a count ("three datasets"; never a percentage),
+    a bound every share of the evidence meets ("fewer than half"), a name's number written
+    glued ("GPT-4" for "GPT4")."""
+    shares = _percentages(evidence)
+    sizes = list_sizes(evidence) & {v for _, vals in _counts(claim).values() for v in vals}
+    bounded = {v for v, bound in _bounds(claim).items() if _within(bound, v, shares)}
+    near = {v for v in values(claim) if _near_share(v, shares)}
+    return near | sizes | bounded | _glued(claim, evidence)
 
 
 _HYPHENATED = re.compile(r"\b([A-Za-z]+)-(\d+(?:\.\d+)?)\b")
@@ -244,10 +249,10 @@ def _percentages(text: str) -> set[float]:
     return {float(m.group(1)) for m in _PERCENT.finditer(t)} | {round(v * 100, 6) for v in values(text) if 0 < v < 1}
 
 
-def _within(bound: str | None, v: float, shares: set[float]) -> bool:
+def _within(bound: str, v: float, shares: set[float]) -> bool:
     """Every share of the evidence lies on the bound's side of `v` (as a percentage):
     "fewer than half" for "3% … and 43%"."""
-    if bound is None or not shares:
+    if not shares:
         return False
     limit = v * 100 if v < 1 else v
     return all(x < limit if bound in _UPPER else x > limit for x in shares)

@@ -5,8 +5,9 @@ import pytest
 
 from rag.answer.judge import judge
 from rag.answer.judge_direction import direction
-from rag.answer.judge_numbers import missing_number, values
+from rag.answer.judge_numbers import missing_number
 from rag.answer.judge_rules import negation
+from rag.answer.judge_values import values
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rag.answer.judge import judge
-from rag.answer.judge_numbers import complexities, values
+from rag.answer.judge_numbers import complexities
+from rag.answer.judge_values import values
 from rag.answer.lexicon import parts_of_speech, superlative, technical
 from tests.test_judge_rules_more import COS, check_both_directions
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag.answer.judge_numbers import list_sizes
 from rag.answer.judge_terms import clipped
+from rag.answer.judge_values import list_sizes
 from tests.test_judge_rules_more import check_both_directions
 
 # (evidence, faithful claim, unfaithful claim, reason prefix of the unfaithful one)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from rag.answer import lexicon
-from rag.answer.judge_numbers import list_sizes, values
 from rag.answer.judge_roles import both_for_either
 from rag.answer.judge_rules import hyphen_parts, stem_of
 from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
+from rag.answer.judge_values import list_sizes, values
 
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
 # the same thing; a word licenses a cue of its own class.

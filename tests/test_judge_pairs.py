@@ -19,9 +19,9 @@ from rag.evaluation.judge_eval import TARGETS, load_pairs, run, tables
 from rag.settings import PROJECT_ROOT, Settings
 
 PAIRS = PROJECT_ROOT / "eval" / "verifier"
-# This version (v28) on pairs_calibration.jsonl: faithful 890/951, unfaithful 79/951, worst type 28/194 (direction).
+# This version (v29) on pairs_calibration.jsonl: faithful 959/1026, unfaithful 87/1026, worst type 31/209 (direction).
 CALIBRATION_FLOOR = {"faithful_accepted_min": 0.93, "unfaithful_accepted_max": 0.10, "per_type_max": 0.15}
-# This version on pairs_report.jsonl: faithful 481/574, unfaithful 134/574, worst type 52/119 (name). Round 9's
+# This version on pairs_report.jsonl: faithful 549/649, unfaithful 148/649, worst type 55/134 (name). Round 9's
 # report part was harder than the half (v27 before any change: faithful 61/75), so the faithful floor is 0.83.
 REPORT_FLOOR = {"faithful_accepted_min": 0.83, "unfaithful_accepted_max": 0.24, "per_type_max": 0.45}
 

@@ -137,7 +137,7 @@ def direction(claim: str, evidence: str) -> str | None:
     Each evidence predicate is matched to the claim predicate of its lexicon line that shares
     the most anchor words (a tie goes to the same side)."""
     c_toks, e_toks = tokens(claim), tokens(evidence)
-    c_preds, e_preds = _predicates(c_toks), _predicates(e_toks)
+    c_preds, e_preds = _valued(_predicates(c_toks)), _valued(_predicates(e_toks))
     for e_word, line, e_side, e_anchor, e_roles in e_preds:
         if all({p[2] for p in preds if p[1] == line} == {0, 1} for preds in (c_preds, e_preds)):
             # both texts name both sides ("sparse … than dense"): their order is the roles'
@@ -159,6 +159,27 @@ def direction(claim: str, evidence: str) -> str | None:
         if best is not None and not best[1]:
             return f"opposite predicate: {e_word}/{best[2]}"
     return _requalified(_modified(c_toks), _modified(e_toks))
+
+
+# Quantities where less is better ("lower error" = "better"; 5-letter stem prefixes).
+_COSTS = frozenset("error loss regre cost laten overh runti perpl".split())
+_Pred = tuple[str, int, int, set[str], tuple[set[str], set[str]]]
+
+
+@lru_cache(maxsize=1)
+def _quality_lines() -> frozenset[int]:
+    """The lexicon's lines with "better" on side 0 (improve/degrade, outperform, well/poorly)."""
+    return frozenset(line for line, side in opposites()["better"] if side == 0)
+
+
+def _valued(preds: list[_Pred]) -> list[_Pred]:
+    """Each predicate of size about a cost also as a judgement of quality: "lower error" says
+    "better", "higher latency" says "worse" (side 0 of a size line is up). A text that moves
+    costs both ways ("A reduces the error while B increases it") is left to the size lines."""
+    costs = [p for p in preds if p[1] in _magnitude_lines() and p[3] & _COSTS]
+    if len({p[2] for p in costs}) != 1:
+        return preds
+    return preds + [(w, q, 1 - side, anchor, r) for w, _, side, anchor, r in costs for q in sorted(_quality_lines())]
 
 
 def added_opposite(claim: str, evidence: str) -> str | None:

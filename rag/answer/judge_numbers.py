@@ -21,10 +21,12 @@ def _approx_missing(claim: str, ev: Counter[float]) -> str | None:
 
 def _miscounted(claim: str, evidence: str) -> str | None:
     """A number the claim puts before a word the evidence counts with other numbers only
-    ("17 tasks" where the evidence has "7 tasks"): numbers exchanged between things."""
+    ("17 tasks" where the evidence has "7 tasks"): numbers exchanged between things. A hedged
+    rounding ("about 293 times" for "293.3 times") counts the same."""
     ev = counts(evidence)
+    rounded = _rounded(claim, evidence)
     for stem, (word, vals) in counts(claim).items():
-        if stem in ev and not any(forms(v) & set().union(*map(forms, ev[stem][1])) for v in vals):
+        if stem in ev and not any(forms(v) & set().union(*map(forms, ev[stem][1])) or v in rounded for v in vals):
             return f"{show(min(vals))} {word}"
     return None
 
@@ -105,12 +107,27 @@ def _restated(claim: str, evidence: str) -> set[float]:
     """Values of the claim that restate the evidence without writing its numbers: a rounded
     share ("a third" for 33%), a list's size as a count ("three datasets"; never a percentage),
     a bound every share of the evidence meets ("fewer than half"), a name's number written
-    glued ("GPT-4" for "GPT4")."""
+    glued ("GPT-4" for "GPT4"), a hedged rounding ("about 293" for "293.3")."""
     shares = percentages(evidence)
     sizes = list_sizes(evidence) & {v for _, vals in counts(claim).values() for v in vals}
     bounded = {v for v, bound in _bounds(claim).items() if _within(bound, v, shares)}
     near = {v for v in values(claim) if _near_share(v, shares)}
-    return near | sizes | bounded | _glued(claim, evidence)
+    return near | sizes | bounded | _glued(claim, evidence) | _rounded(claim, evidence)
+
+
+# "about 293 times" for "293.3 times": a hedged number, the evidence's rounded.
+_HEDGED = re.compile(
+    r"\b(?:about|around|roughly|approximately|nearly|almost|circa|some)\s+(\d+(?:\.\d+)?)\b|~\s?(\d+(?:\.\d+)?)"
+)
+
+
+def _rounded(claim: str, evidence: str) -> set[float]:
+    """Numbers the claim hedges ("about 293") that round an evidence value with decimals."""
+    hedged = {float(m.group(1) or m.group(2)) for m in _HEDGED.finditer(digits(plain(claim)).lower())}
+    if not hedged:
+        return set()
+    ev = [v for v in values(evidence) if v != int(v)]
+    return {h for h in hedged for v in ev if h != v and any(round(v, k) == h for k in range(3))}
 
 
 _HYPHENATED = re.compile(r"\b([A-Za-z]+)-(\d+(?:\.\d+)?)\b")

@@ -22,9 +22,10 @@ OBJECT_WORDS = 3  # content words after the connective that name its object
 SWAP_WORDS = 3  # content words of each exchanged place (a term and a reworded verb)
 
 
-def _objects(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
-    """(connective, class, object stems) of each connective: the first content words after
-    it in its clause (5-letter stem prefixes)."""
+def _objects(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str], set[str]]]:
+    """(connective, class, object stems, rest of its clause) of each connective: the first
+    content words after it in its clause, and the clause's content words after them (5-letter
+    stem prefixes)."""
     words = [t.word for t in toks]
     out = []
     for cue, cls in _CONNECTIVES.items():
@@ -34,12 +35,13 @@ def _objects(toks: tuple[Tok, ...]) -> list[tuple[str, str, set[str]]]:
             if cls == "preference" and not _after_preference(toks, i):
                 continue
             obj: set[str] = set()
+            rest: set[str] = set()
             for t in toks[i + len(cue) :]:
-                if t.boundary or len(obj) >= OBJECT_WORDS:
+                if t.boundary:
                     break
                 if t.content:
-                    obj.add(t.stem[:5])
-            out.append((" ".join(cue), cls, obj))
+                    (obj if len(obj) < OBJECT_WORDS else rest).add(t.stem[:5])
+            out.append((" ".join(cue), cls, obj, rest))
     return out
 
 
@@ -60,12 +62,13 @@ def exchanged_order(claim: str, evidence: str) -> str | None:
     c_toks, e_toks = tokens(claim), tokens(evidence)
     c_all = {t.stem[:5] for t in c_toks if t.content}
     e_all = {t.stem[:5] for t in e_toks if t.content}
-    for e_cue, cls, e_obj in _objects(e_toks):
-        for c_cue, c_cls, c_obj in _objects(c_toks):
+    for e_cue, cls, e_obj, e_rest in _objects(e_toks):
+        for c_cue, c_cls, c_obj, c_rest in _objects(c_toks):
             if c_cls != cls:
                 continue
             # words only one object has: the claim's stand elsewhere in the evidence and back
-            if (c_obj - e_obj) & (e_all - e_obj) and (e_obj - c_obj) & (c_all - c_obj):
+            # (not merely further on in the same object: "states" for "the number of states")
+            if (c_obj - e_obj) & (e_all - e_obj - e_rest) and (e_obj - c_obj) & (c_all - c_obj - c_rest):
                 return f"opposite predicate: {e_cue}/{c_cue} (exchanged)"
     return None
 

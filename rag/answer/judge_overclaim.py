@@ -5,6 +5,7 @@ functions over `judge_text.tokens`."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rag.answer import lexicon
 from rag.answer.judge_roles import both_for_either
@@ -47,13 +48,15 @@ _LICENSERS: dict[str, set[str]] = {
 _DEFINITE_CUES = {"only": "top", "most": "top", "first": "top"}  # cues only after "the": "the only …"
 _HEDGES = frozenset(
     "may might could often tend tends sometimes occasionally appear appears seem seems suggest suggests partially hope "
-    "approximately roughly likely potentially believe believes hypothesize hypothesise conjecture speculate".split()
+    "approximately roughly likely potentially believe believes hypothesize hypothesise conjecture speculate "
+    "conjectured conjectures hypothesized hypothesised hypothesizes hypothesises speculated speculates".split()
 )
 _HEDGE_LICENSERS = _HEDGES | set(
     "can some usually typically generally largely mostly frequently commonly possibly perhaps probably partly inclined "
     "prone apt".split()
 )
 _HEDGE_LICENSER_STEMS = frozenset(stem_of(w) for w in _HEDGE_LICENSERS)
+_HEDGE_STEMS = frozenset(stem_of(w) for w in _HEDGES)
 _SOFTENERS = frozenset("almost nearly virtually practically largely".split())  # "almost all": no universal
 _SOFT_PREFIXES = frozenset("near almost nearly quasi".split())  # "near-optimal" is not "optimal"
 
@@ -222,12 +225,22 @@ def overclaim(claim: str, evidence: str) -> str | None:
     if both:
         return both
     c_stems = stems(claim)
-    # by stem: "is conjectured to" keeps the evidence's "we conjecture"
-    if not {t.stem for t in c_toks} & _HEDGE_LICENSER_STEMS and not _approximate_number(c_toks):
+    if not _hedged(c_toks, e_toks) and not _approximate_number(c_toks):
         for i, t in enumerate(e_toks):
+            if t.word in {"appear", "appears"} and (i + 1 == len(e_toks) or e_toks[i + 1].word != "to"):
+                continue  # "appears in unexpected contexts": occurs, no hedge ("appears to")
             if t.word in _HEDGES and len(window(e_toks, i, after=3) & c_stems) >= 2:
                 return f"overclaim: drops '{t.word}'"
     return None
+
+
+def _hedged(c_toks: tuple[Tok, ...], e_toks: tuple[Tok, ...]) -> bool:
+    """The claim hedges, by stem ("is conjectured to" keeps the evidence's "we conjecture"):
+    with a hedge, or with a weaker word ("can", "some") more often than the evidence writes it
+    (a "can" both write is no hedge kept)."""
+    have = Counter(t.stem for t in e_toks if t.stem in _HEDGE_LICENSER_STEMS)
+    said = Counter(t.stem for t in c_toks if t.stem in _HEDGE_LICENSER_STEMS)
+    return any(s in _HEDGE_STEMS or n > have[s] for s, n in said.items())
 
 
 _AUTHORS = frozenset("authors author".split())  # a claim's "the authors" is the evidence's "we"

@@ -24,9 +24,12 @@ _TRANSITIVE = frozenset(
 )
 
 
+_COORDINATORS = frozenset({"and", "or"})
+
 # What introduces the other side of a comparison: "faster than B", "is outperformed by A",
 # "superior performance over B".
-_COMPARED = frozenset({"than", "by", "over"})
+_COMPARED = frozenset({"than", "by", "over", "compared"})
+_FAR_COMPARED = frozenset({"than", "compared"})
 
 
 # Nouns that name no particular thing ("our approach" is "the method"): they say nothing about
@@ -45,16 +48,34 @@ def roles(toks: tuple[Tok, ...], i: int, before: int = 6, after: int = 4) -> tup
     clause (5-letter prefixes). Other predicates have no roles ("labels are scarce" = "scarce
     labels")."""
     out: tuple[set[str], set[str]] = (set(), set())
-    if not (toks[i].word in _TRANSITIVE or any(t.word in _COMPARED for t in toks[i + 1 : i + 3])):
+    if not (toks[i].word in _TRANSITIVE or _compares(toks, i)):
         return out
     for side, step, limit in ((0, -1, before), (1, 1, after)):
         k, got = i + step, 0
-        while 0 <= k < len(toks) and got < limit and not toks[k].boundary:
+        # "and"/"or" coordinate the compared things ("A outperforms B and C"), no clause end
+        while 0 <= k < len(toks) and got < limit and (not toks[k].boundary or toks[k].word in _COORDINATORS):
             if _content(toks[k]):
                 out[side].add(toks[k].stem[:5])
+                if "-" in toks[k].word:  # "CPD-constrained models" is about CPD, as "CPD" is
+                    out[side].add(toks[k].word.split("-")[0][:5])
                 got += 1
             k += step
     return out
+
+
+COMPARED_WITHIN = 6  # tokens from a comparative to its "than" ("faster convergence to the GP than")
+
+
+def _compares(toks: tuple[Tok, ...], i: int) -> bool:
+    """The comparative at token i is followed by its other side: "by"/"over" right after it
+    ("outperformed by"), "than"/"compared" further on in its clause ("faster convergence to
+    the GP than"; a later "by" is an agent: "upper bound posited by")."""
+    for k, t in enumerate(toks[i + 1 : i + 1 + COMPARED_WITHIN]):
+        if t.word in _FAR_COMPARED or (k < 2 and t.word in _COMPARED):
+            return True
+        if t.boundary:
+            return False
+    return False
 
 
 def exchanged(e_roles: tuple[set[str], set[str]], c_roles: tuple[set[str], set[str]]) -> bool:

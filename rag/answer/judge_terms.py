@@ -7,13 +7,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from itertools import pairwise
 
 from rag.answer import lexicon
 from rag.answer.judge_forms import acronyms
 from rag.answer.judge_rules import hyphen_parts, opposites
-from rag.answer.judge_text import Tok, stems, tokens
+from rag.answer.judge_text import Tok, align, stems, tokens
 
 
 # --- names ---------------------------------------------------------------------------
@@ -150,8 +149,7 @@ def _replacements(claim: str, evidence: str, longest: int = 3) -> Iterator[_Repl
     e = [(i, t) for i, t in enumerate(tokens(evidence)) if t.content]
     c_stems, e_stems = {t.stem for _, t in c}, {t.stem for _, t in e}
     e_prefixes = {st[:5] for st in stems(evidence)}
-    sm = SequenceMatcher(a=[t.stem for _, t in e], b=[t.stem for _, t in c], autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+    for tag, i1, i2, j1, j2 in align([t.stem for _, t in e], [t.stem for _, t in c]):
         if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
             continue
         gone = [t.word for _, t in e[i1:i2] if t.stem not in c_stems]

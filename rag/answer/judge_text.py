@@ -41,7 +41,7 @@ IMPLICIT_NEGATIVES = frozenset(
     excluding deny denies denied little few rarely seldom hardly barely unseen unknown unaware impossible
     infeasible insufficient skip skips skipping dispense dispenses
     discard discards discarded spare spares drop drops dropped dropping erase erases erased erasing delete deletes
-    deleted deleting prune prunes pruned pruning short away unless differently""".split()
+    deleted deleting prune prunes pruned pruning short away unless differently lose loses losing lost""".split()
 )
 # "without sacrificing accuracy" = "while preserving accuracy", "no change in score" = "the same
 # score": a negated loss or change is restated by a keeping word about the same words.
@@ -172,3 +172,36 @@ def is_negation(tok: Tok) -> bool:
 def is_free_compound(word: str) -> bool:
     """ "training-free", "tuning-free": a negation of the word before "-free"."""
     return word.endswith("-free") and len(word) > 6
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+def align(a: list[str], b: list[str]) -> list[Opcode]:
+    """difflib-style opcodes of a longest common subsequence of `a` and `b`. difflib matches
+    the longest contiguous run first, so a word moved to the front ("introduced" in a
+    passive claim) can pull the alignment off the words around a swapped term."""
+    n, m = len(a), len(b)
+    best = [[0] * (m + 1) for _ in range(n + 1)]  # best[i][j]: LCS length of a[i:], b[j:]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best[i][j] = best[i + 1][j + 1] + 1 if a[i] == b[j] else max(best[i + 1][j], best[i][j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif best[i + 1][j] >= best[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    ops: list[Opcode] = []
+    i = j = 0
+    for pi, pj in [*pairs, (n, m)]:
+        if i < pi or j < pj:
+            tag = "replace" if i < pi and j < pj else ("delete" if i < pi else "insert")
+            ops.append((tag, i, pi, j, pj))
+        if pi < n:
+            ops.append(("equal", pi, pi + 1, pj, pj + 1))
+        i, j = pi + 1, pj + 1
+    return ops

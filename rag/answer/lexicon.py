@@ -83,8 +83,13 @@ def names_a_thing(word: str) -> bool:
 
 
 def technical(word: str) -> bool:
-    """A word that names a thing and is rare in general English (by some part, for compounds)."""
-    return names_a_thing(word) and any(p.isalpha() and not is_common(p) for p in word.lower().split("-"))
+    """A word that names a thing and is rare in general English (by some part, for compounds),
+    or a compound of two nouns ("trust-region", "score-function": common words joined into a
+    term; "well-known", "large-scale" have an adjective part)."""
+    parts = word.lower().split("-")
+    if len(parts) == 2 and all(p.isalpha() and parts_of_speech(p) and "adj" not in parts_of_speech(p) for p in parts):
+        return all("noun" in parts_of_speech(p) for p in parts)
+    return names_a_thing(word) and any(p.isalpha() and not is_common(p) for p in parts)
 
 
 def noun_only(word: str) -> bool:

@@ -15,7 +15,7 @@ for _key, _value in {
     "TOKENIZERS_PARALLELISM": "false",
     # numpy's OpenBLAS threads spin for a while after each product (2^28 cycles by default)
     # and hold the two cores the next question's ONNX embedding needs; 2^4 lets them sleep
-    # (answers at 2,416 papers, back to back: p50 17 -> 11-13 ms). Read when numpy loads.
+    # (`rag bench`, answer p50 at 2,416 papers: 24.6 -> 14.0 ms). Read when numpy loads.
     "OPENBLAS_THREAD_TIMEOUT": "4",
 }.items():
     os.environ.setdefault(_key, _value)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 
 from rag.answer.judge import COMBINED_MIN, COSINE_MIN, LEXICAL_MIN, judge, lexical_support
-from rag.answer.judge_numbers import missing_number
 from rag.text.normalize import clean
 from rag.types import Citation, Paper
 
-__all__ = ["COMBINED_MIN", "COSINE_MIN", "LEXICAL_MIN", "lexical_support", "numbers_supported", "supports"]
+__all__ = ["COMBINED_MIN", "COSINE_MIN", "LEXICAL_MIN", "lexical_support", "supports"]
 
 _MARKER = re.compile(r"\[(\d+)\]")
 
@@ -41,11 +40,6 @@ class CitationBuilder:
 
 # The support judge lives in `judge` (rules + overlap/cosine gate); these names stay for
 # the callers and tests that use them.
-def numbers_supported(claim: str, source_text: str) -> bool:
-    """Every number in the claim appears in the source (equivalent forms accepted)."""
-    return missing_number(claim, source_text) is None
-
-
 def supports(
     claim: str,
     evidence: str,

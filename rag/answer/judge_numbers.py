@@ -7,7 +7,18 @@ import re
 from collections import Counter
 
 from rag.answer.judge_text import plain
-from rag.answer.judge_values import APPROX, APPROX_RE, counts, digits, forms, list_sizes, percentages, show, values
+from rag.answer.judge_values import (
+    APPROX,
+    APPROX_RE,
+    APPROXIMATELY,
+    counts,
+    digits,
+    forms,
+    list_sizes,
+    percentages,
+    show,
+    values,
+)
 
 
 def _approx_missing(claim: str, ev: Counter[float]) -> str | None:
@@ -116,9 +127,7 @@ def _restated(claim: str, evidence: str) -> set[float]:
 
 
 # "about 293 times" for "293.3 times": a hedged number, the evidence's rounded.
-_HEDGED = re.compile(
-    r"\b(?:about|around|roughly|approximately|nearly|almost|circa|some)\s+(\d+(?:\.\d+)?)\b|~\s?(\d+(?:\.\d+)?)"
-)
+_HEDGED = re.compile(rf"\b(?:{'|'.join(sorted(APPROXIMATELY))})\s+(\d+(?:\.\d+)?)\b|~\s?(\d+(?:\.\d+)?)")
 
 
 def _rounded(claim: str, evidence: str) -> set[float]:

@@ -11,7 +11,7 @@ from rag.answer import lexicon
 from rag.answer.judge_roles import both_for_either
 from rag.answer.judge_rules import hyphen_parts, stem_of
 from rag.answer.judge_text import Tok, is_negation, stems, tokens, window
-from rag.answer.judge_values import list_sizes, values
+from rag.answer.judge_values import APPROXIMATELY, list_sizes, values
 
 # Quantifiers and superlatives a claim may only use when the evidence says as much about
 # the same thing; a word licenses a cue of its own class.
@@ -109,12 +109,9 @@ def _negated_clause(toks: tuple[Tok, ...], i: int, *, strict: bool = False) -> b
     return False
 
 
-_APPROXIMATELY = frozenset("about around roughly nearly almost approximately some circa".split())
-
-
 def _approximate_number(toks: tuple[Tok, ...]) -> bool:
     """ "about 65%", "around twenty", "about half": the claim keeps the evidence's "approximately"."""
-    return any(t.word in _APPROXIMATELY and values(toks[i + 1].word) for i, t in enumerate(toks[:-1]))
+    return any(t.word in APPROXIMATELY and values(toks[i + 1].word) for i, t in enumerate(toks[:-1]))
 
 
 def _negates(scope: set[str], e_toks: tuple[Tok, ...]) -> bool:

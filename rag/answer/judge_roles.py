@@ -26,10 +26,12 @@ _TRANSITIVE = frozenset(
 
 _COORDINATORS = frozenset({"and", "or"})
 
-# What introduces the other side of a comparison: "faster than B", "is outperformed by A",
-# "superior performance over B".
-_COMPARED = frozenset({"than", "by", "over", "compared"})
+# What introduces the other side of a comparison: right after the comparative ("is
+# outperformed by A", "superior performance over B"), or further on in its clause ("faster
+# convergence to the GP than B", "faster compared to B").
+_NEAR_COMPARED = frozenset({"by", "over"})
 _FAR_COMPARED = frozenset({"than", "compared"})
+COMPARED_WITHIN = 6  # tokens from a comparative to its "than"
 
 
 # Nouns that name no particular thing ("our approach" is "the method"): they say nothing about
@@ -63,15 +65,12 @@ def roles(toks: tuple[Tok, ...], i: int, before: int = 6, after: int = 4) -> tup
     return out
 
 
-COMPARED_WITHIN = 6  # tokens from a comparative to its "than" ("faster convergence to the GP than")
-
-
 def _compares(toks: tuple[Tok, ...], i: int) -> bool:
     """The comparative at token i is followed by its other side: "by"/"over" right after it
     ("outperformed by"), "than"/"compared" further on in its clause ("faster convergence to
     the GP than"; a later "by" is an agent: "upper bound posited by")."""
     for k, t in enumerate(toks[i + 1 : i + 1 + COMPARED_WITHIN]):
-        if t.word in _FAR_COMPARED or (k < 2 and t.word in _COMPARED):
+        if t.word in _FAR_COMPARED or (k < 2 and t.word in _NEAR_COMPARED):
             return True
         if t.boundary:
             return False

@@ -24,6 +24,8 @@ _NUM = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s?[kK]\b)?")
 _WORD_NUM = re.compile(
     r"\b(" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")(?:\s+(dozen|hundred|thousand))?\b"
 )
+# Words that hedge the number after them ("about 65%", "around twenty").
+APPROXIMATELY = frozenset("about around roughly nearly almost approximately some circa".split())
 # "thousands of", "millions of": a magnitude, met by any value from it up to 1,000 times it.
 APPROX = {"dozens": 12.0, "hundreds": 100.0, "thousands": 1e3, "millions": 1e6, "billions": 1e9}
 APPROX_RE = re.compile(r"\b(" + "|".join(APPROX) + r")\b")

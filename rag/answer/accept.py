@@ -53,6 +53,8 @@ class Bar:
             return False
         if f.answerable() and (not self.strong or _clearly(f, question, label)):
             return True
+        if not multi and f.answerable_as_named() and _names(question, label):
+            return True
         # In a "which papers" answer, a further paper needs only to be on the theme: a question
         # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
         return multi and f.on_theme()
@@ -133,7 +135,11 @@ def _evidence(ranking: Ranking | None, *, one: bool, multi: bool) -> tuple[list[
 
 def _clearly(f: Features, question: str, label: str) -> bool:
     """A paper answers clearly: its best sentence is close, or the question names it."""
-    return f.cosine >= WEAK_COSINE or re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
+    return f.cosine >= WEAK_COSINE or _names(question, label)
+
+
+def _names(question: str, label: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
 
 
 def near_best(run: Accepted) -> Accepted:

@@ -17,6 +17,10 @@ from rag.types import Hit
 MIN_COSINE = 0.40  # below this the best sentence is off-topic
 WEAK_COSINE = 0.55  # below this, the question's terms must also be covered...
 MIN_COVERAGE = 0.40  # ...by at least this idf-weighted share of them
+# A short question that names its paper ("What does X compress?") is far from every sentence's
+# vector, however plainly the abstract answers: named, with every term of it in the paper and
+# nothing it asks for missing, it needs less closeness.
+NAMED_MIN_COSINE = 0.30
 # "Which papers …" questions describe a topic in a few words, half of them the question's frame
 # ("include", "deal with"): a lower share of them covered is enough (tuned on eval/dev.jsonl).
 MULTI_MIN_COVERAGE = 0.25
@@ -87,6 +91,10 @@ class Features:
         if self.missing_detail is not None:
             return False
         return self.answerable() or self.rare_phrase or (self.covers() and self.coverage >= MIN_COVERAGE)
+
+    def answerable_as_named(self) -> bool:
+        """Answerable by the paper the question names (`NAMED_MIN_COSINE`)."""
+        return self.missing_detail is None and self.coverage >= 1.0 and self.cosine >= NAMED_MIN_COSINE
 
     def answerable(self) -> bool:
         if self.missing_detail is not None:

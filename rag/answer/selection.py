@@ -84,6 +84,21 @@ def _question_terms(question: str) -> tuple[str, ...]:
 
 # A sentence that says what the paper itself does ("we propose…", "this paper shows…").
 _CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
+_KIND = r"(?:paper|work|method|model|framework|benchmark|approach|algorithm|dataset)"
+
+
+def asks_what_it_is(question: str, label: str) -> bool:
+    """ "What is X?", "tell me about X", "what does X do?": the paper itself is asked about, and
+    the sentence that says what the paper contributes answers (as in a "which papers" list)."""
+    if not label:
+        return False
+    name = rf"(?:the\s+)?{re.escape(label)}(?:\s+{_KIND})?"
+    pattern = (
+        rf"^\s*(?:(?:what|who)(?:'s|\s+is|\s+are)\s+{name}(?:\s+about)?"
+        rf"|(?:describe|explain|summari[sz]e|tell\s+me\s+about)\s+{name}"
+        rf"|what\s+does\s+{name}\s+do)\s*[?.!]*\s*$"
+    )
+    return re.match(pattern, question, re.I) is not None
 
 
 # Where the code lives ("The code is available at https://…") answers no question but one
@@ -164,10 +179,14 @@ def rank_evidence(
     scored, context = _scored(question, nodes, retriever, qv, contribution_bonus, ask_vec)
     if not scored:
         return None
+    # "What is X?" is answered where the abstract says what X is (it leads), usually early:
+    # no prior against the opening sentences then.
+    defining = asks_what_it_is(question, paper.label)
+    definition = _defining(scored, paper.label) if defining else None
     # A question asking for a number or a detail is answered only by sentences that have
     # it, if such a sentence is reasonably on topic: the best one for each ask leads.
     top = scored[0][2]
-    promoted: list[str] = []
+    promoted: list[str] = [definition] if definition else []
     for k, need in enumerate(needs(question, label=paper.label, text=paper.abstract)):
         meeting = next((x for x in scored if need.met_by(x[1])), None)
         # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
@@ -177,8 +196,20 @@ def rank_evidence(
         if meeting is not None and meeting[2] >= top - margin and meeting[0] not in promoted:
             promoted.append(meeting[0])
     order = {n.node_id: i for i, n in enumerate(nodes)}
-    prior = {cid: p + context.get(cid, 0.0) for cid, p in _position_prior(nodes).items()}
+    position = {} if defining else _position_prior(nodes)
+    prior = {n.node_id: position.get(n.node_id, 0.0) + context.get(n.node_id, 0.0) for n in nodes}
     return Ranking(scored, promoted, order, prior)
+
+
+def _defining(scored: list[Evidence], label: str) -> str | None:
+    """The best-scored sentence that defines the paper's name ("we introduce X, a …", "… (X)",
+    "X is a …"): what a question about what X is asks for."""
+    name = re.escape(label)
+    defines = re.compile(
+        rf"(?<![\w-]){name}\s*,\s*(?:a|an|the)\b|\({name}\)|(?<![\w-]){name}\s+(?:is|are)\s+(?:a|an)\b"
+        rf"|\b(?:propos|introduc|present|develop)\w*\s+(?:[\w-]+\s+){{0,2}}{name}(?![\w-])"
+    )
+    return next((i for i, q, _ in scored if defines.search(q)), None)
 
 
 def _position_prior(nodes: list[Record]) -> dict[str, float]:

@@ -56,6 +56,13 @@ def write_corpus(folder: Path, stem: str, abstracts: list[str], header: str = "T
     return path
 
 
+def with_papers(engine: Engine, folder: Path, stem: str, abstracts: list[str]) -> Engine:
+    """`engine` with `abstracts` written as `folder/stem.txt` and ingested (ids `stem#1`, …)."""
+    write_corpus(folder, stem, abstracts)
+    engine.ingest([folder])
+    return engine
+
+
 SMALL = [
     "We propose GraphMix, a regularizer for graph neural networks. GraphMix interpolates node features "
     "between neighbours. It improves accuracy by 3.5% on the Cora benchmark.",

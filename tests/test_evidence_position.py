@@ -8,7 +8,7 @@ from rag.answer.accept import _evidence
 from rag.answer.clauses import ask_clause
 from rag.answer.selection import Ranking, rank_evidence
 from rag.engine import Engine
-from tests.conftest import write_corpus
+from tests.conftest import with_papers
 
 BACKGROUND_FIRST = (
     "Curiosity bonuses help agents with sparse rewards. We train agents on many games. "
@@ -22,9 +22,7 @@ COUNT_FIRST = (
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    write_corpus(tmp_path / "pos", "pos", [BACKGROUND_FIRST, COUNT_FIRST])
-    fake_engine.ingest([tmp_path / "pos"])
-    return fake_engine
+    return with_papers(fake_engine, tmp_path / "pos", "pos", [BACKGROUND_FIRST, COUNT_FIRST])
 
 
 def _lead(engine: Engine, question: str, paper_id: str, by_position: bool) -> str:

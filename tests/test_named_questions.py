@@ -13,7 +13,7 @@ from rag.answer.clauses import ask_clause
 from rag.answer.evidence import MIN_COSINE, NAMED_MIN_COSINE, Features
 from rag.answer.selection import _defining, asks_what_it_is, rank_evidence
 from rag.engine import Engine
-from tests.conftest import write_corpus
+from tests.conftest import with_papers
 
 
 @pytest.mark.parametrize(
@@ -90,9 +90,7 @@ DEFINED_EARLY = (
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    write_corpus(tmp_path / "zip", "zip", [DEFINED_EARLY])
-    fake_engine.ingest([tmp_path / "zip"])
-    return fake_engine
+    return with_papers(fake_engine, tmp_path / "zip", "zip", [DEFINED_EARLY])
 
 
 def _lead(engine: Engine, question: str) -> str:

@@ -75,12 +75,17 @@ def accept(
     bar: Bar = LOOSE,
     n: int | None = None,
     ask_vec: np.ndarray | None = None,
+    compared: bool = False,
 ) -> Accepted:
     """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
-    selected evidence clears `bar` (`ask_vec`: the ask clause's vector, if already embedded)."""
+    selected evidence clears `bar` (`ask_vec`: the ask clause's vector, if already embedded).
+    `compared`: the question compares the `focus` papers; each is quoted by what it is, first,
+    in the order the question names them."""
     snap = retriever.snapshot
     n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
     candidates = r.hits[:n]
+    if compared:
+        candidates = sorted(candidates, key=lambda h: focus.index(h.paper_id) if h.paper_id in focus else len(focus))
     if multi:
         ask_vec = None
     elif ask_vec is None:
@@ -101,6 +106,7 @@ def accept(
             r.query_vec,
             contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
             ask_vec=ask_vec,
+            defining=compared,
         )
         ev, checked = _evidence(ranking, one=one, multi=multi)
         f = features(
@@ -112,6 +118,7 @@ def accept(
             followup=bool(focus) and bar.lenient,
             multi=multi,
             attainable=attainable,
+            known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
         )
         why.append(f"answerability {h.paper_id}: {f}")
         if bar.accepts(f, question, h.label, multi):

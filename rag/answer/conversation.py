@@ -40,6 +40,7 @@ class Focus:
     explicit: bool = False  # the question itself points at these papers
     why: str = ""
     discussed: list[str] = field(default_factory=list)  # every paper the conversation named
+    compared: bool = False  # the question itself compares these papers by name
 
 
 def turn_papers(turn: dict[str, object], snap: Snapshot) -> list[str]:

@@ -218,9 +218,11 @@ def features(
     followup: bool = False,
     multi: bool = False,
     attainable: set[str] | None = None,
+    known: str = "",
 ) -> Features:
     """`attainable`: the stems some candidate paper uses; a list question's words that none
-    uses (its frame: "look at", "make use of", "stress") are not held against any paper."""
+    uses (its frame: "look at", "make use of", "stress") are not held against any paper.
+    `known`: labels of the other papers in focus ("how does X differ from Y?" asked of X)."""
     terms = question_terms(question)
     if attainable is not None and any(t in attainable for t in terms):
         terms = [t for t in terms if t in attainable]
@@ -228,7 +230,7 @@ def features(
     covered = coverage(terms, hit.paper_id, vocab, other_forms)
     asks = needs(question, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
-    if missing is None and (names := unknown_names(question, f"{paper_text} {hit.label}")):
+    if missing is None and (names := unknown_names(question, f"{paper_text} {hit.label} {known}")):
         missing = f"name not in the paper: {names[0]}"
     # "… A or B?": a paper need only cover the data and methods of one alternative.
     kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(question) or [question]]

@@ -15,6 +15,7 @@ from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, is_multi, is_referring
 from rag.answer.language import language_note
 from rag.answer.question import check_question
+from rag.answer.references import compared
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
@@ -48,8 +49,12 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         t0 = time.perf_counter()
         # Empty or control characters only: one clear UsageError.
         query = query.model_copy(update={"question": check_question(query.question)})
-        focus = resolve_focus(query, retriever) if query.history else Focus()
-        standalone = bool(focus.papers) and _names_another_paper(query.question, focus, retriever)
+        focus = _compared(query.question, retriever)
+        if not focus.papers and query.history:
+            focus = resolve_focus(query, retriever)
+        standalone = (
+            bool(focus.papers) and not focus.compared and _names_another_paper(query.question, focus, retriever)
+        )
         a, why = _in_context(query, focus, standalone, retriever)
         if query.explain:
             a.explain = why + (a.explain or [])
@@ -67,7 +72,7 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
     if not focus.papers or standalone:
         return compose(query, [], retriever), []
     if focus.explicit or is_referring(query.question):
-        return compose(query, focus.papers, retriever), [f"follow-up: {focus.why}"]
+        return compose(query, focus.papers, retriever, compared=focus.compared), [f"follow-up: {focus.why}"]
     a = compose(query, focus.papers, retriever, STRICT)
     if not a.refused:
         return a, [f"in the conversation's context: {focus.why}"]
@@ -95,6 +100,14 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
     return snap.names_any(question) and not focus.explicit
 
 
+def _compared(question: str, retriever: Retriever) -> Focus:
+    """The papers the question compares by name (`references.compared`), as the focus."""
+    snap = retriever.snapshot
+    named = {p: snap.papers[p].label for p in snap.named_in(question) if p in snap.papers}
+    papers = compared(question, named) if len(named) >= 2 else []
+    return Focus(papers, explicit=True, why=f"the question compares {papers}", compared=True) if papers else Focus()
+
+
 def _asked_of_named(question: str, retriever: Retriever) -> bool:
     """A list question asked of a paper it names (`evidence.asked_of`); looked up only for list
     questions."""
@@ -102,8 +115,11 @@ def _asked_of_named(question: str, retriever: Retriever) -> bool:
     return asked_of(question, [snap.papers[p].label for p in snap.named_in(question) if p in snap.papers])
 
 
-def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE) -> Answer:
-    """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them."""
+def compose(
+    query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE, *, compared: bool = False
+) -> Answer:
+    """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them.
+    `compared`: the question compares the `focus` papers by name (`references.compared`)."""
     multi = is_multi(query.question) and not focus and not _asked_of_named(query.question, retriever)
     # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
     deep = multi and asks_for_papers(query.question)
@@ -113,7 +129,9 @@ def compose(query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOO
     why = _explain(r, query.top_k) if query.explain else []
     ask_vec = None if multi else vecs.get(ask_clause(query.question))
     n = pool if deep else None
-    accepted = accept(query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=n, ask_vec=ask_vec)
+    accepted = accept(
+        query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=n, ask_vec=ask_vec, compared=compared
+    )
     if not multi and not focus:
         accepted = _near_tie(query, r, accepted, retriever, bar, why, ask_vec)
     if multi:

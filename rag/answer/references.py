@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 _NOUN = r"(?:one|paper|work|method|approach|model|study|option|benchmark|framework|technique|result|entry|item)"
@@ -63,3 +64,39 @@ def by_name(question_stems: set[str], listed: list[str], name_stems: dict[str, s
         return None
     best = max(hits.values())
     return [pid for pid in listed if hits.get(pid) == best]
+
+
+# "Compare X and Y", "X vs. Y", "how do X and Y differ?": the question asks about each paper it
+# names. Not "does X beat Y?": abstracts seldom compare each other, so that one is left to the
+# usual answerability check.
+_COMPARES = re.compile(
+    r"\b(?:compar\w*|versus|vs\b|differ\w*|distinguish\w*|contrast\w*|in common|similarit\w*|similar"
+    r"|which (?:one|of))\b",
+    re.I,
+)
+_BETWEEN_NAMES = re.compile(
+    r"^\s*(?:,\s*)?(?:(?:and|or|&|vs\.?|versus|with|to|against"
+    r"|(?:differs?|compared?|contrast(?:s|ed)?)\s+(?:from|to|with|against))\s+)?(?:the\s+)?$",
+    re.I,
+)
+
+
+def compared(question: str, named: dict[str, str]) -> list[str]:
+    """The papers a question compares, in the order it names them, or []: `named` maps each
+    paper the question names to its label. Two or more labels, each naming one paper, written
+    side by side ("X and Y", "X, Y or Z"), no other label beside them, and a word of comparison."""
+    by_label: dict[str, list[str]] = {}
+    for pid, label in named.items():
+        by_label.setdefault(label, []).append(pid)
+    if len(by_label) < 2 or any(len(p) > 1 for p in by_label.values()) or not _COMPARES.search(question):
+        return []
+    spans: list[tuple[int, int, str]] = []
+    for label in by_label:
+        m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question)
+        if m is None:
+            return []
+        spans.append((m.start(), m.end(), label))
+    spans.sort()
+    if any(not _BETWEEN_NAMES.match(question[a[1] : b[0]]) for a, b in pairwise(spans)):
+        return []
+    return [by_label[label][0] for _, _, label in spans]

@@ -171,8 +171,10 @@ def rank_evidence(
     *,
     contribution_bonus: float = 0.0,
     ask_vec: np.ndarray | None = None,
+    defining: bool = False,
 ) -> Ranking | None:
-    """The paper's sentences ranked for the question; None when it has none usable."""
+    """The paper's sentences ranked for the question; None when it has none usable.
+    `defining`: the sentence that defines the paper's name leads, as for "What is X?"."""
     nodes = _evidence_nodes(paper, retriever)
     if not nodes:
         return None
@@ -181,7 +183,7 @@ def rank_evidence(
         return None
     # "What is X?" is answered where the abstract says what X is (it leads), usually early:
     # no prior against the opening sentences then.
-    defining = asks_what_it_is(question, paper.label)
+    defining = defining or asks_what_it_is(question, paper.label)
     definition = _defining(scored, paper.label) if defining else None
     # A question asking for a number or a detail is answered only by sentences that have
     # it, if such a sentence is reasonably on topic: the best one for each ask leads.

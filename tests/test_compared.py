@@ -1,0 +1,79 @@
+"""Questions that compare papers they name ("Compare X and Y") are answered from each of them
+(`references.compared`, `extractive._compared`)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rag.answer.references import compared
+from rag.engine import Engine
+from tests.conftest import with_papers
+
+NAMED = {"p1": "CacheZip", "p2": "FlashSort", "p3": "TinyNet"}
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "expected"),
+    [
+        ("Compare CacheZip and FlashSort", ["p1", "p2"], ["p1", "p2"]),
+        ("FlashSort vs. CacheZip", ["p1", "p2"], ["p2", "p1"]),
+        ("FlashSort versus the CacheZip?", ["p1", "p2"], ["p2", "p1"]),
+        ("How do CacheZip, FlashSort and TinyNet differ?", ["p1", "p2", "p3"], ["p1", "p2", "p3"]),
+        ("What do CacheZip and FlashSort have in common?", ["p1", "p2"], ["p1", "p2"]),
+        ("What is the difference between CacheZip and FlashSort?", ["p1", "p2"], ["p1", "p2"]),
+        ("How does CacheZip differ from FlashSort?", ["p1", "p2"], ["p1", "p2"]),
+        ("CacheZip or FlashSort: which one sorts keys?", ["p1", "p2"], ["p1", "p2"]),
+        # no word of comparison: the usual path
+        ("What do CacheZip and FlashSort do?", ["p1", "p2"], []),
+        ("Does CacheZip beat FlashSort?", ["p1", "p2"], []),
+        # one name only, or names not side by side
+        ("Which loss is CacheZip compared against?", ["p1"], []),
+        ("How much does CacheZip improve over FlashSort in comparison?", ["p1", "p2"], []),
+        # a third name beside the compared ones: a baseline, not a comparison of papers
+        ("Compare CacheZip and FlashSort on TinyNet", ["p1", "p2", "p3"], []),
+    ],
+)
+def test_compared(question: str, named: list[str], expected: list[str]) -> None:
+    assert compared(question, {p: NAMED[p] for p in named}) == expected
+
+
+def test_an_ambiguous_name_compares_nothing() -> None:
+    # At conference scale two papers may coin the same acronym: which one is meant is unknown.
+    assert compared("Compare CacheZip and FlashSort", {"p1": "CacheZip", "p2": "FlashSort", "p9": "CacheZip"}) == []
+
+
+@given(st.text(max_size=80), st.dictionaries(st.text(min_size=1, max_size=5), st.text(max_size=8), max_size=4))
+def test_compared_never_raises_and_returns_named_papers(question: str, named: dict[str, str]) -> None:
+    out = compared(question, named)
+    assert set(out) <= set(named) and (not out or len(out) >= 2)
+
+
+# A codec and a sorting kernel: two papers with nothing in common but being compared.
+PAPERS = [
+    "Key-value caches dominate the memory of long-context inference. We introduce CacheZip, a codec "
+    "that compresses key-value caches by 8 times. CacheZip keeps accuracy on long-context benchmarks.",
+    "Sorting networks are slow on accelerators. We present FlashSort, a kernel that sorts keys on "
+    "accelerators 3 times faster. FlashSort needs no extra memory.",
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    return with_papers(fake_engine, tmp_path / "cmp", "cmp", PAPERS)
+
+
+def test_a_comparison_is_answered_from_each_named_paper(engine: Engine) -> None:
+    a = engine.ask("Compare CacheZip and FlashSort")
+    assert not a.refused
+    assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
+
+
+def test_a_comparison_inside_a_conversation_about_another_paper(engine: Engine) -> None:
+    history: list[dict[str, object]] = [
+        {"role": "user", "content": "What is GraphMix?"},
+        {"role": "assistant", "content": "GraphMix is a regularizer.", "paper_ids": ["small#1"]},
+    ]
+    a = engine.ask("How do CacheZip and FlashSort differ?", history=history)
+    assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}

@@ -53,7 +53,7 @@ class Bar:
             return False
         if f.answerable() and (not self.strong or _clearly(f, question, label)):
             return True
-        if not multi and f.answerable_as_named() and _names(question, label):
+        if not multi and f.answerable_as_named() and (f.named or _names(question, label)):
             return True
         # In a "which papers" answer, a further paper needs only to be on the theme: a question
         # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
@@ -98,6 +98,7 @@ def accept(
     )
     accepted: Accepted = []
     one = len(candidates) == 1
+    by_title = snap.referenced_in(question)
     for h in candidates:
         ranking = rank_evidence(
             question,
@@ -120,6 +121,7 @@ def accept(
             attainable=attainable,
             known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
         )
+        f.named = h.paper_id in by_title
         why.append(f"answerability {h.paper_id}: {f}")
         if bar.accepts(f, question, h.label, multi):
             accepted.append((h, ev, f))

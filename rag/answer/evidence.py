@@ -70,6 +70,7 @@ class Features:
     followup: bool = False
     multi: bool = False
     rare_phrase: bool = False  # uses a rare phrase of a list question's topic
+    named: bool = False  # the question names this paper by its title's words ("the paper on …")
 
     def on_theme(self) -> bool:
         """Close enough to be listed beside a paper that answers: its best sentence is on

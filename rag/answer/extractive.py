@@ -94,7 +94,7 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
     if moves_on(question):
         return True
     snap = retriever.snapshot
-    named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question)
+    named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)
     if named:
         return not named <= set(focus.papers) | set(focus.discussed)
     return snap.names_any(question) and not focus.explicit

@@ -203,8 +203,11 @@ class Retriever:
         fused_papers = rrf(rankings.get(mode, [sent_rank, dense_rank, bm25_rank]))
         for pid in allowed:  # a filtered search lists every allowed paper
             fused_papers.setdefault(pid, 0.0)
-        # A paper the question names (its coined name, e.g. "GENIE") leads the ranking.
-        named = {p for p in snap.named_in(question) if scope is None or p in scope.allowed}
+        # A paper the question names (its coined name, e.g. "GENIE", or "the paper on <its
+        # title's words>") leads the ranking.
+        named = {
+            p for p in snap.named_in(question) | snap.referenced_in(question) if scope is None or p in scope.allowed
+        }
         for pid in named:
             fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]

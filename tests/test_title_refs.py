@@ -1,0 +1,97 @@
+"""A question that refers to a paper by its title's words ("the paper on large language
+monkeys") is answered from that paper, though its abstract never uses those words."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rag.engine import Engine
+from rag.index.title_refs import TitleIndex, may_refer
+from rag.types import Paper
+from tests.conftest import write_corpus
+
+
+def _paper(pid: str, title: str) -> Paper:
+    return Paper(paper_id=pid, source="t", position=1, abstract="An abstract.", title=title, label=title)
+
+
+TITLES = TitleIndex(
+    {
+        "a": _paper("a", "How Do Large Language Monkeys Get Their Power (Laws)?"),
+        "b": _paper("b", "Large Language Models as Optimizers"),
+        "c": _paper("c", "Fundamental Bias in Inverting Random Sampling Matrices"),
+        "d": _paper("d", "A Benchmark for LLM Reasoning"),
+        "e": _paper("e", "LLM-SRBench: A New Benchmark for Equation Discovery"),
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What is the paper about large language monkeys?", ["a"]),
+        ("the paper on large language monkeys and their power laws, what does it show", ["a"]),
+        ("The paper on fundamental bias in inverting random sampling matrices studies what?", ["c"]),
+        ("What does the random sampling matrices paper prove?", ["c"]),
+        ("In the work titled 'Large Language Models as Optimizers', what is optimized?", ["b"]),
+        # held by several titles: no one paper is meant
+        ("What does the paper on large language learning find?", []),
+        ("What does the LLM benchmark paper measure?", []),
+        # "the X paper" as a whole only: a more specific phrase no title holds names nothing
+        ("In the social-media LLM benchmark paper, what is measured?", []),
+        # one word is no title
+        ("What does the original paper claim?", []),
+        ("What does the paper on monkeys claim?", []),
+        ("What do large language monkeys do?", []),  # no referring phrase
+    ],
+)
+def test_referenced(text: str, expected: list[str]) -> None:
+    assert TITLES.referenced(text) == expected
+
+
+@given(st.text(max_size=120))
+def test_referenced_never_raises_and_names_indexed_papers(text: str) -> None:
+    assert set(TITLES.referenced(text)) <= {"a", "b", "c", "d", "e"}
+    if not may_refer(text):
+        assert TITLES.referenced(text) == []
+
+
+# The paper meant, whose abstract never says "monkeys", and one that uses the question's words.
+PAPERS = [
+    "Repeated sampling makes language models solve more problems as attempts grow. "
+    "We show that per-problem failure rates fall exponentially with the number of attempts. "
+    "A heavy-tailed distribution of single-attempt success explains the aggregate power law.",
+    "What large language models find depends on the paper they read. Large language models "
+    "find facts in papers. We study what large language models find.",
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    folder = tmp_path / "refs"
+    write_corpus(folder, "refs", PAPERS)
+    meta = '{"paper_id": "refs#1", "title": "How Do Large Language Monkeys Get Their Power (Laws)?"}\n'
+    (folder / "refs.meta.jsonl").write_text(meta, encoding="utf-8")
+    fake_engine.ingest([folder])
+    return fake_engine
+
+
+def test_a_title_reference_leads_and_answers(engine: Engine) -> None:
+    assert engine.retriever.snapshot.papers["refs#1"].title
+    a = engine.ask("In the paper on large language monkeys, how do failure rates fall with attempts?", explain=True)
+    assert not a.refused, a.explain
+    assert {c.paper_id for c in a.citations} == {"refs#1"}
+
+
+def test_a_title_reference_leads_the_ranking(engine: Engine) -> None:
+    hits = engine.retriever.retrieve("What does the paper on large language monkeys find?").hits
+    assert hits[0].paper_id == "refs#1"
+
+
+def test_a_title_with_commas() -> None:
+    titles = TitleIndex({"s": _paper("s", "SNS-Bench: Defining, Building, and Assessing Capabilities of LLMs")})
+    assert titles.referenced(
+        "How many tasks are in the work about defining, building, and assessing capabilities?"
+    ) == ["s"]

@@ -23,12 +23,12 @@ from rag.retrieval.queries import QueryVectors
 from rag.retrieval.signals import (
     BM25Ids,
     DenseIds,
-    bm25_scores,
+    best_cosine,
     centroid_cosines,
     fuse,
     owner_mask,
+    paper_signals,
     rrf,
-    top_papers,
 )
 from rag.types import Hit, Paper, SentenceHit
 
@@ -193,7 +193,7 @@ class Retriever:
         scope = _Scope(set(allowed)) if restricted else None
         per_paper, fused_ids = self._sentence_hits(snap, question, qv, scope, mode)
         n_papers = min(len(snap.papers), max(min_sources, top_k, self.paper_pool))
-        paper_dense, paper_bm25 = _paper_signals(snap, question, qv, scope, n_papers)
+        paper_dense, paper_bm25 = paper_signals(snap, question, qv, scope.allowed if scope else None, n_papers)
         sent_rank = sorted(per_paper, key=lambda p: (-per_paper[p][0].fused, p))
         dense_rank = sorted((p for p in paper_dense if p in snap.papers), key=lambda p: (-paper_dense[p], p))
         bm25_rank = sorted(
@@ -215,7 +215,7 @@ class Retriever:
         # compares its papers by it, and a missing one would read as 0.
         paper_dense |= centroid_cosines(snap, qv, [p for p in order if p not in paper_dense])
         hits = [
-            _hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper, _best_cosine(snap, pid, qv))
+            _hit(snap.papers[pid], fused_papers[pid], paper_dense, paper_bm25, per_paper, best_cosine(snap, pid, qv))
             for pid in order
         ]
         return Retrieval(hits, qv, fused_ids)
@@ -262,29 +262,6 @@ class _Scope:
     """A filtered search: the allowed papers."""
 
     allowed: set[str]
-
-
-def _paper_signals(
-    snap: Snapshot, question: str, qv: np.ndarray, scope: _Scope | None, n: int
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Paper level: centroid cosine (exact, over the snapshot's centroids) and BM25 over
-    whole abstracts, each for the best `n` papers."""
-    assert snap.bm25_papers is not None
-    paper_dense = top_papers(snap, qv, scope.allowed if scope else None, n)
-    pmask = owner_mask(snap, "paper", scope.allowed) if scope else None
-    pscores = bm25_scores(snap.bm25_papers, question, pmask)
-    paper_bm25: dict[str, float] = {}
-    if pscores is not None:
-        top = np.argsort(-pscores, kind="stable")[:n]
-        paper_bm25 = {snap.bm25_paper_ids[i]: float(pscores[i]) for i in top if pscores[i] > 0}
-    return paper_dense, paper_bm25
-
-
-def _best_cosine(snap: Snapshot, paper_id: str, qv: np.ndarray) -> float:
-    """The question's best cosine with any sentence of the paper, from the same snapshot the
-    ranking used: a paper ranked by its title or name may have no sentence in the dense pool."""
-    rows = snap.paper_rows.get(paper_id)
-    return float((snap.dense_rows[1][rows] @ qv).max()) if rows is not None and len(rows) else 0.0
 
 
 def _hit(

@@ -133,3 +133,26 @@ def top_papers(snap: Snapshot, qv: np.ndarray, allowed: set[str] | None, n: int)
         cos = np.where([p in allowed for p in snap.paper_ids], cos, -np.inf)
     top = np.argsort(-cos, kind="stable")[:n]
     return {snap.paper_ids[i]: float(cos[i]) for i in top if np.isfinite(cos[i])}
+
+
+def paper_signals(
+    snap: Snapshot, question: str, qv: np.ndarray, allowed: set[str] | None, n: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Paper level: centroid cosine (exact, over the snapshot's centroids) and BM25 over
+    whole abstracts, each for the best `n` papers."""
+    assert snap.bm25_papers is not None
+    paper_dense = top_papers(snap, qv, allowed, n)
+    pmask = owner_mask(snap, "paper", allowed) if allowed is not None else None
+    pscores = bm25_scores(snap.bm25_papers, question, pmask)
+    paper_bm25: dict[str, float] = {}
+    if pscores is not None:
+        top = np.argsort(-pscores, kind="stable")[:n]
+        paper_bm25 = {snap.bm25_paper_ids[i]: float(pscores[i]) for i in top if pscores[i] > 0}
+    return paper_dense, paper_bm25
+
+
+def best_cosine(snap: Snapshot, paper_id: str, qv: np.ndarray) -> float:
+    """The question's best cosine with any sentence of the paper, from the same snapshot the
+    ranking used: a paper ranked by its title or name may have no sentence in the dense pool."""
+    rows = snap.paper_rows.get(paper_id)
+    return float((snap.dense_rows[1][rows] @ qv).max()) if rows is not None and len(rows) else 0.0

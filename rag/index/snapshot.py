@@ -11,7 +11,7 @@ import numpy as np
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.mentions import Mentions, naming_labels
-from rag.index.title_refs import TitleIndex, may_refer
+from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import content_stems, words
 from rag.types import Paper
@@ -58,9 +58,8 @@ class Snapshot:
         return TitleIndex(self.papers)
 
     def referenced_in(self, text: str) -> set[str]:
-        """Papers the text refers to by their title's words (`title_refs`); the title index
-        is built only for a text that has such a phrase."""
-        return set(self.titles.referenced(text)) if may_refer(text) else set()
+        """Papers the text refers to by their title's words (`title_refs`)."""
+        return set(self.titles.referenced(text))
 
     @cached_property
     def naming(self) -> set[str]:

@@ -1,7 +1,8 @@
 """Papers a text refers to by words of their title: "the paper on large language monkeys", "the
-random sampling matrices paper". An abstract need not use its title's words ("monkeys" is only
-in the title), so neither retrieval nor BM25 finds the paper such a reference means; a lookup
-of the referring phrase among the titles does, when exactly one title holds all its words."""
+random sampling matrices paper", or the name before a title's colon ("a memorization sink" for
+"Memorization Sinks: …"). An abstract need not use its title's words ("monkeys" is only in the
+title), so neither retrieval nor BM25 finds the paper such a reference means; a lookup of the
+referring phrase among the titles does, when exactly one title holds all its words."""
 
 from __future__ import annotations
 
@@ -21,23 +22,29 @@ MAX_WORDS = 10
 MIN_STEMS = 2  # one word ("the original paper", "the GAN paper") is no title
 
 
-def may_refer(text: str) -> bool:
-    """Cheap test before any lookup: the text has a "the paper on …"/"the … paper" phrase."""
-    return _ON.search(text) is not None or _BEFORE.search(text) is not None
-
-
 class TitleIndex:
-    """Title content stems -> papers; built once per snapshot, on the first reference."""
+    """Title content stems -> papers, and the names before titles' colons; built once per
+    snapshot."""
 
     def __init__(self, papers: dict[str, Paper]) -> None:
         self.by_stem: dict[str, set[str]] = {}
+        heads: dict[tuple[str, ...], set[str]] = {}
         for pid, p in papers.items():
-            for stem in set(content_stems(p.title or "")):
+            title = p.title or ""
+            for stem in set(content_stems(title)):
                 self.by_stem.setdefault(stem, set()).add(pid)
+            head = tuple(content_stems(title.split(":", 1)[0])) if ":" in title else ()
+            if len(head) >= MIN_STEMS:
+                heads.setdefault(head, set()).add(pid)
+        # By first stem; a name two titles share names neither.
+        self.heads: dict[str, dict[tuple[str, ...], str]] = {}
+        for head, pids in heads.items():
+            if len(pids) == 1:
+                self.heads.setdefault(head[0], {})[head] = next(iter(pids))
 
     def referenced(self, text: str) -> list[str]:
-        """Papers the text's referring phrases name, in order of mention."""
-        out: list[str] = []
+        """Papers the text's referring phrases and title names name, in order of mention."""
+        out = self._by_head(content_stems(text))
         for m in _ON.finditer(text):
             words = m.group(1).split()[:MAX_WORDS]
             out += self._one([words[:k] for k in range(len(words), 0, -1)])
@@ -45,6 +52,15 @@ class TitleIndex:
         # ("the social-media LLM benchmark paper" is not any "LLM benchmark" paper).
         out += [p for m in _BEFORE.finditer(text) for p in self._one([m.group(1).split()])]
         return list(dict.fromkeys(out))
+
+    def _by_head(self, stems: list[str]) -> list[str]:
+        """Papers whose title's name (before the colon) the text writes, as a run of stems."""
+        out = []
+        for i, stem in enumerate(stems):
+            for head, pid in self.heads.get(stem, {}).items():
+                if tuple(stems[i : i + len(head)]) == head:
+                    out.append(pid)
+        return out
 
     def _one(self, phrases: list[list[str]]) -> list[str]:
         """The paper whose title holds every content word of the longest phrase any title

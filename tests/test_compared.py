@@ -77,3 +77,13 @@ def test_a_comparison_inside_a_conversation_about_another_paper(engine: Engine) 
     ]
     a = engine.ask("How do CacheZip and FlashSort differ?", history=history)
     assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
+
+
+def test_it_compared_with_a_named_paper_in_a_conversation(engine: Engine) -> None:
+    history: list[dict[str, object]] = [
+        {"role": "user", "content": "What is CacheZip?"},
+        {"role": "assistant", "content": "CacheZip is a codec.", "paper_ids": ["cmp#1"]},
+    ]
+    a = engine.ask("How does it compare to FlashSort?", history=history)
+    assert [c.paper_id for c in a.citations][:1] == ["cmp#1"]
+    assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}

@@ -15,7 +15,7 @@ from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, is_multi, is_referring
 from rag.answer.language import language_note
 from rag.answer.question import check_question
-from rag.answer.references import compared
+from rag.answer.references import compared, compares
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
@@ -52,6 +52,7 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         focus = _compared(query.question, retriever)
         if not focus.papers and query.history:
             focus = resolve_focus(query, retriever)
+            focus = _compared_with_discussed(query.question, focus, retriever) or focus
         standalone = (
             bool(focus.papers) and not focus.compared and _names_another_paper(query.question, focus, retriever)
         )
@@ -106,6 +107,20 @@ def _compared(question: str, retriever: Retriever) -> Focus:
     named = {p: snap.papers[p].label for p in snap.named_in(question) if p in snap.papers}
     papers = compared(question, named) if len(named) >= 2 else []
     return Focus(papers, explicit=True, why=f"the question compares {papers}", compared=True) if papers else Focus()
+
+
+def _compared_with_discussed(question: str, focus: Focus, retriever: Retriever) -> Focus | None:
+    """ "How does it compare to Y?": the paper under discussion and the one(s) the question
+    names, each by a name no other paper has."""
+    if not focus.papers or not compares(question) or not is_referring(question):
+        return None
+    snap = retriever.snapshot
+    named = sorted(p for p in snap.named_in(question) if p in snap.papers and p not in focus.papers)
+    labels = {snap.papers[p].label for p in named}
+    if not named or len(labels) != len(named):  # a name two papers share: which one is unknown
+        return None
+    papers = focus.papers + named
+    return Focus(papers, explicit=True, why=f"the question compares {papers}", discussed=focus.discussed, compared=True)
 
 
 def _asked_of_named(question: str, retriever: Retriever) -> bool:

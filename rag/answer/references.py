@@ -81,6 +81,11 @@ _BETWEEN_NAMES = re.compile(
 )
 
 
+def compares(question: str) -> bool:
+    """The question has a word of comparison ("compare", "vs", "differ", "in common" …)."""
+    return _COMPARES.search(question) is not None
+
+
 def compared(question: str, named: dict[str, str]) -> list[str]:
     """The papers a question compares, in the order it names them, or []: `named` maps each
     paper the question names to its label. Two or more labels, each naming one paper, written

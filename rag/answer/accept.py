@@ -120,8 +120,8 @@ def accept(
             multi=multi,
             attainable=attainable,
             known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
+            named=h.paper_id in by_title,
         )
-        f.named = h.paper_id in by_title
         why.append(f"answerability {h.paper_id}: {f}")
         if bar.accepts(f, question, h.label, multi):
             accepted.append((h, ev, f))

@@ -70,7 +70,7 @@ class Features:
     followup: bool = False
     multi: bool = False
     rare_phrase: bool = False  # uses a rare phrase of a list question's topic
-    named: bool = False  # the question names this paper by its title's words ("the paper on …")
+    named: bool = False  # the question names it by its title's words ("the paper on …", "<title name>")
 
     def on_theme(self) -> bool:
         """Close enough to be listed beside a paper that answers: its best sentence is on
@@ -220,10 +220,12 @@ def features(
     multi: bool = False,
     attainable: set[str] | None = None,
     known: str = "",
+    named: bool = False,
 ) -> Features:
     """`attainable`: the stems some candidate paper uses; a list question's words that none
     uses (its frame: "look at", "make use of", "stress") are not held against any paper.
-    `known`: labels of the other papers in focus ("how does X differ from Y?" asked of X)."""
+    `known`: labels of the other papers in focus ("how does X differ from Y?" asked of X);
+    `named`: the question names this paper by its title's words (`Snapshot.referenced_in`)."""
     terms = question_terms(question)
     if attainable is not None and any(t in attainable for t in terms):
         terms = [t for t in terms if t in attainable]
@@ -241,4 +243,6 @@ def features(
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * covered
     rare = multi and shares_rare_phrase(question, hit.paper_id, vocab)
-    return Features(round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi, rare)
+    return Features(
+        round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi, rare, named
+    )

@@ -89,7 +89,7 @@ _KIND = r"(?:paper|work|method|model|framework|benchmark|approach|algorithm|data
 
 def asks_what_it_is(question: str, label: str) -> bool:
     """ "What is X?", "tell me about X", "what does X do?": the paper itself is asked about, and
-    the sentence that says what the paper contributes answers (as in a "which papers" list)."""
+    the sentence that defines X answers (`_defining`)."""
     if not label:
         return False
     name = rf"(?:the\s+)?{re.escape(label)}(?:\s+{_KIND})?"

@@ -82,7 +82,7 @@ def test_never_raises_and_keeps_every_hit(question: str, ranked: list[tuple[str,
 
 
 def test_a_looser_bar_when_the_first_paper_does_not_answer() -> None:
-    """`_near_tie` asks again with a smaller margin when the first paper is refused: a runner-up
+    """`near_tie` asks again with a smaller margin when the first paper is refused: a runner-up
     using a couple more of the question's words may then answer, if it answers clearly."""
     from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
 
 import numpy as np
 
@@ -16,7 +15,7 @@ from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_pape
 from rag.answer.language import language_note
 from rag.answer.question import check_question
 from rag.answer.references import compared, compares
-from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
+from rag.answer.runner_up import named_runner_up, near_tie
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
 
@@ -148,7 +147,9 @@ def compose(
         query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=n, ask_vec=ask_vec, compared=compared
     )
     if not multi and not focus:
-        accepted = _near_tie(query, r, accepted, retriever, bar, why, ask_vec)
+        accepted = near_tie(query, r, accepted, retriever, bar, why, ask_vec)
+    if not multi and not focus and not accepted:
+        accepted = named_runner_up(query, r, retriever, bar, why, ask_vec)
     if multi:
         accepted = listed(accepted, *_by_alternative(query, retriever, why, vecs), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
@@ -159,47 +160,6 @@ def compose(
         a.closest = [Closest(paper_id=h.paper_id, label=h.label, score=h.score) for h in r.hits[:3]]
     a.explain = why if query.explain else None
     return a
-
-
-def _near_tie(
-    query: Query,
-    r: Retrieval,
-    accepted: Accepted,
-    retriever: Retriever,
-    bar: Bar,
-    why: list[str],
-    ask_vec: np.ndarray | None,
-) -> Accepted:
-    """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
-    clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
-    that bar, a tie turned refusals of questions no paper answers into answers from a runner-up
-    that has a detail of the kind asked for. When no paper answered, a smaller lead in the
-    question's words suffices (`REFUSED_TIE_MARGIN`): the first paper lacks the asked detail,
-    a runner-up that has it and is clearly on the question answers. When the challenger wins,
-    `r.hits` takes its order, so the sources list it first too."""
-    vocab = retriever.snapshot.vocabulary
-    hits = prefer_covering(query.question, r.hits, vocab)
-    if hits[0] is r.hits[0] and not accepted:
-        hits = prefer_covering(query.question, r.hits, vocab, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)
-    if hits[0] is r.hits[0]:
-        return accepted
-    challenger = bar if accepted else replace(bar, strong=True)
-    won = accept(
-        query.question,
-        Retrieval(hits, r.query_vec, r.sentence_rank),
-        [],
-        False,
-        query.top_k,
-        retriever,
-        why,
-        bar=challenger,
-        ask_vec=ask_vec,
-    )
-    if not won:
-        return accepted
-    why.append(f"near tie: {hits[0].paper_id} uses more of the question's words than {r.hits[0].paper_id}")
-    r.hits = hits
-    return won
 
 
 def _retrieval_text(question: str, focus: list[str], retriever: Retriever) -> str:

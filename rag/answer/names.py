@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rag.text.normalize import STOPWORDS, content_stems
+from rag.text.normalize import STOPWORDS, content_stems, squash
 
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
 # Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
@@ -20,10 +20,6 @@ NAME = re.compile(
 _PROPER = re.compile(r"(?<=[a-z0-9,)à-ÿ]\s)[A-Z][a-zà-ÿ]+(?:[-–][A-Za-zà-ÿ]+)*")
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
-
-
 def _spelled_out(acronym: str, words: list[str]) -> bool:
     """ "LLM" in a text that says "large language models": the initials of consecutive words."""
     letters = acronym.lower().rstrip("s") if len(acronym) > 2 else acronym.lower()
@@ -35,7 +31,7 @@ def unknown_names(question: str, text: str) -> list[str]:
     """Names in the question (acronyms, mixed case, digits: "CIFAR-10", "ImageNet", "SQL")
     that the paper's text never uses, spelled out or not. A paper that never names the
     dataset, model or tool a question is about does not answer it, however close its topic."""
-    squashed = _squash(text)
+    squashed = squash(text)
     words = re.findall(r"[a-z0-9]+", text.lower())
     out = []
     found = [m.group(0) for m in NAME.finditer(question)] + [m.group(0) for m in _PROPER.finditer(question)]
@@ -43,7 +39,7 @@ def unknown_names(question: str, text: str) -> list[str]:
         name = name.rstrip(".-'’")
         # "LLM-driven", "GPT-style": the name is the part before a lowercase suffix.
         name = re.sub(r"-[a-z][a-z-]*$", "", name)
-        key = _squash(name)
+        key = squash(name)
         if len(key) < 2 or key in squashed or (key.endswith("s") and key[:-1] in squashed):
             continue
         if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):

@@ -13,7 +13,7 @@ from rag.index.chunks import Record
 from rag.index.mentions import Mentions, naming_labels
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import content_stems, words
+from rag.text.normalize import content_stems, squash, words
 from rag.types import Paper
 
 
@@ -60,6 +60,12 @@ class Snapshot:
     def referenced_in(self, text: str) -> set[str]:
         """Papers the text refers to by their title's words (`title_refs`)."""
         return set(self.titles.referenced(text))
+
+    @cached_property
+    def squashed(self) -> dict[str, str]:
+        """Each paper's title, label and abstract, squashed (`normalize.squash`): which papers
+        write a name. Built on the first question that needs it."""
+        return {pid: squash(f"{p.title or ''} {p.label} {p.abstract}") for pid, p in self.papers.items()}
 
     @cached_property
     def naming(self) -> set[str]:

@@ -48,6 +48,11 @@ def clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def squash(text: str) -> str:
+    """Lowercase letters and digits only: "Lomb--Scargle" and "lomb-scargle" meet."""
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
 def match_form(text: str) -> str:
     """The form quotes are compared in: no `*`, `_` or backticks, collapsed whitespace, lowercase."""
     return _WS.sub(" ", re.sub(r"[*_`]", "", text)).strip().lower()

@@ -82,8 +82,7 @@ def accept(
     `compared`: the question compares the `focus` papers; each is quoted by what it is, first,
     in the order the question names them."""
     snap = retriever.snapshot
-    n = n or (len(focus) if focus else min(top_k, 6) if multi else 1)
-    candidates = r.hits[:n]
+    candidates = r.hits[: n or (len(focus) if focus else min(top_k, 6) if multi else 1)]
     if compared:
         candidates = sorted(candidates, key=lambda h: focus.index(h.paper_id) if h.paper_id in focus else len(focus))
     if multi:
@@ -91,41 +90,68 @@ def accept(
     elif ask_vec is None:
         ask_vec = retriever.embed_query(ask_clause(question))
     stems = snap.vocabulary.paper_stems
-    attainable = (
-        set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))
+    how = _Judging(
+        one=len(candidates) == 1,
+        multi=multi,
+        followup=bool(focus) and bar.lenient,
+        defining=compared,
+        attainable=set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))
         if multi and candidates
-        else None
+        else None,
+        known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
+        by_title=frozenset(snap.referenced_in(question)),
     )
     accepted: Accepted = []
-    one = len(candidates) == 1
-    by_title = snap.referenced_in(question)
     for h in candidates:
-        ranking = rank_evidence(
-            question,
-            snap.papers[h.paper_id],
-            retriever,
-            r.query_vec,
-            contribution_bonus=MULTI_CONTRIBUTION_BONUS if multi else 0.0,
-            ask_vec=ask_vec,
-            defining=compared,
-        )
-        ev, checked = _evidence(ranking, one=one, multi=multi)
-        f = features(
-            question,
-            h,
-            [q for _, q, _ in checked],
-            snap.vocabulary,
-            paper_text=f"{snap.papers[h.paper_id].title or ''} {snap.papers[h.paper_id].abstract}",
-            followup=bool(focus) and bar.lenient,
-            multi=multi,
-            attainable=attainable,
-            known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
-            named=h.paper_id in by_title,
-        )
+        ev, f = _judge(question, h, r.query_vec, ask_vec, retriever, how)
         why.append(f"answerability {h.paper_id}: {f}")
         if bar.accepts(f, question, h.label, multi):
             accepted.append((h, ev, f))
     return accepted
+
+
+@dataclass(frozen=True)
+class _Judging:
+    """What `accept` knows of the question and its candidates as a whole."""
+
+    one: bool  # a single candidate
+    multi: bool
+    followup: bool
+    defining: bool
+    attainable: set[str] | None
+    known: str  # labels of the papers in focus
+    by_title: frozenset[str]  # papers the question names by their title's words
+
+
+def _judge(
+    question: str, h: Hit, qv: np.ndarray, ask_vec: np.ndarray | None, retriever: Retriever, how: _Judging
+) -> tuple[list[Evidence], Features]:
+    """One candidate's quotes and answerability features."""
+    snap = retriever.snapshot
+    paper = snap.papers[h.paper_id]
+    ranking = rank_evidence(
+        question,
+        paper,
+        retriever,
+        qv,
+        contribution_bonus=MULTI_CONTRIBUTION_BONUS if how.multi else 0.0,
+        ask_vec=ask_vec,
+        defining=how.defining,
+    )
+    ev, checked = _evidence(ranking, one=how.one, multi=how.multi)
+    f = features(
+        question,
+        h,
+        [q for _, q, _ in checked],
+        snap.vocabulary,
+        paper_text=f"{paper.title or ''} {paper.abstract}",
+        followup=how.followup,
+        multi=how.multi,
+        attainable=how.attainable,
+        known=how.known,
+        named=h.paper_id in how.by_title,
+    )
+    return ev, f
 
 
 def _evidence(ranking: Ranking | None, *, one: bool, multi: bool) -> tuple[list[Evidence], list[Evidence]]:

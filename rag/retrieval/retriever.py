@@ -203,11 +203,8 @@ class Retriever:
         fused_papers = rrf(rankings.get(mode, [sent_rank, dense_rank, bm25_rank]))
         for pid in allowed:  # a filtered search lists every allowed paper
             fused_papers.setdefault(pid, 0.0)
-        # A paper the question names (its coined name, e.g. "GENIE", or "the paper on <its
-        # title's words>") leads the ranking.
-        named = {
-            p for p in snap.named_in(question) | snap.referenced_in(question) if scope is None or p in scope.allowed
-        }
+        # A paper the question names ("GENIE", "the paper on <its title's words>") leads.
+        named = {p for p in _named(snap, question) if scope is None or p in scope.allowed}
         for pid in named:
             fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]
@@ -255,6 +252,11 @@ class Retriever:
                 )
             )
         return per_paper, [cid for cid, _ in fused]
+
+
+def _named(snap: Snapshot, question: str) -> set[str]:
+    """Papers the question names: by label, or by its title's words (`Snapshot.referenced_in`)."""
+    return snap.named_in(question) | snap.referenced_in(question)
 
 
 @dataclass

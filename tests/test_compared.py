@@ -70,20 +70,20 @@ def test_a_comparison_is_answered_from_each_named_paper(engine: Engine) -> None:
     assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
 
 
-def test_a_comparison_inside_a_conversation_about_another_paper(engine: Engine) -> None:
-    history: list[dict[str, object]] = [
-        {"role": "user", "content": "What is GraphMix?"},
-        {"role": "assistant", "content": "GraphMix is a regularizer.", "paper_ids": ["small#1"]},
+def _about(label: str, paper_id: str) -> list[dict[str, object]]:
+    """A conversation so far: one question on the paper, and an answer citing it."""
+    return [
+        {"role": "user", "content": f"What is {label}?"},
+        {"role": "assistant", "content": f"{label} is a method.", "paper_ids": [paper_id]},
     ]
-    a = engine.ask("How do CacheZip and FlashSort differ?", history=history)
+
+
+def test_a_comparison_inside_a_conversation_about_another_paper(engine: Engine) -> None:
+    a = engine.ask("How do CacheZip and FlashSort differ?", history=_about("GraphMix", "small#1"))
     assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
 
 
 def test_it_compared_with_a_named_paper_in_a_conversation(engine: Engine) -> None:
-    history: list[dict[str, object]] = [
-        {"role": "user", "content": "What is CacheZip?"},
-        {"role": "assistant", "content": "CacheZip is a codec.", "paper_ids": ["cmp#1"]},
-    ]
-    a = engine.ask("How does it compare to FlashSort?", history=history)
+    a = engine.ask("How does it compare to FlashSort?", history=_about("CacheZip", "cmp#1"))
     assert [c.paper_id for c in a.citations][:1] == ["cmp#1"]
     assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}

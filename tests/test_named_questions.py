@@ -71,7 +71,8 @@ def test_asks_what_it_is_never_raises(question: str, label: str) -> None:
         ("We introduce CacheZip, a codec for key-value caches.", True),
         ("We propose Cache Zipping (CacheZip) to cut memory.", True),
         ("CacheZip is a codec for key-value caches.", True),
-        ("In this paper we present $CacheZip$, a codec.", False),  # LaTeX around the name: not matched
+        # LaTeX around the name defeats the name's patterns; the stated contribution ("we present") still defines.
+        ("In this paper we present $CacheZip$, a codec.", True),
         ("CacheZip reduces memory by 80%.", False),
         ("Using CacheZipper, a codec, we cut memory.", False),
     ],

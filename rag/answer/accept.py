@@ -21,6 +21,7 @@ from rag.answer.evidence import (
     Features,
     features,
 )
+from rag.answer.overview import asks_overview
 from rag.answer.selection import (
     EVIDENCE_MARGIN,
     EVIDENCE_MAX,
@@ -54,6 +55,9 @@ class Bar:
         if f.answerable() and (not self.strong or _clearly(f, question, label)):
             return True
         if not multi and f.answerable_as_named() and (f.named or _names(question, label)):
+            return True
+        # "Summarize X", "Explain X in one sentence": every abstract says what its paper is.
+        if not multi and f.overview and f.missing_detail is None:
             return True
         # In a "which papers" answer, a further paper needs only to be on the theme: a question
         # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
@@ -129,6 +133,8 @@ def _judge(
     """One candidate's quotes and answerability features."""
     snap = retriever.snapshot
     paper = snap.papers[h.paper_id]
+    by_title = h.paper_id in how.by_title
+    overview = not how.multi and asks_overview(question, paper.label, paper.title or "", by_title=by_title)
     ranking = rank_evidence(
         question,
         paper,
@@ -136,7 +142,7 @@ def _judge(
         qv,
         contribution_bonus=MULTI_CONTRIBUTION_BONUS if how.multi else 0.0,
         ask_vec=ask_vec,
-        defining=how.defining,
+        defining=how.defining or overview,
     )
     ev, checked = _evidence(ranking, one=how.one, multi=how.multi)
     f = features(
@@ -149,7 +155,8 @@ def _judge(
         multi=how.multi,
         attainable=how.attainable,
         known=how.known,
-        named=h.paper_id in how.by_title,
+        named=by_title,
+        overview=overview,
     )
     return ev, f
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from rag.answer.asks import needs
 from rag.answer.facets import missing_facets
 from rag.answer.names import acronym_stems, unknown_names
+from rag.answer.overview import subject
 from rag.answer.selection import question_terms
 from rag.index.vocabulary import Vocabulary, phrases
 from rag.text.normalize import content_stems
@@ -71,6 +72,7 @@ class Features:
     multi: bool = False
     rare_phrase: bool = False  # uses a rare phrase of a list question's topic
     named: bool = False  # the question names it by its title's words ("the paper on …", "<title name>")
+    overview: bool = False  # the question asks what this paper is ("Summarize X", "tl;dr of X")
 
     def on_theme(self) -> bool:
         """Close enough to be listed beside a paper that answers: its best sentence is on
@@ -221,22 +223,26 @@ def features(
     attainable: set[str] | None = None,
     known: str = "",
     named: bool = False,
+    overview: bool = False,
 ) -> Features:
     """`attainable`: the stems some candidate paper uses; a list question's words that none
     uses (its frame: "look at", "make use of", "stress") are not held against any paper.
     `known`: labels of the other papers in focus ("how does X differ from Y?" asked of X);
-    `named`: the question names this paper by its title's words (`Snapshot.referenced_in`)."""
+    `named`: the question names this paper by its title's words (`Snapshot.referenced_in`);
+    `overview`: it asks what this paper is (`overview.asks_overview`), so only the name it asks
+    about is held to the paper, not the words that frame it ("tl;dr", "in one sentence")."""
     terms = question_terms(question)
     if attainable is not None and any(t in attainable for t in terms):
         terms = [t for t in terms if t in attainable]
     other_forms = written_apart(question, paper_text) | acronym_stems(question, paper_text)
     covered = coverage(terms, hit.paper_id, vocab, other_forms)
-    asks = needs(question, label=hit.label, text=paper_text)
+    asked = (subject(question) or question) if overview else question
+    asks = needs(asked, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
-    if missing is None and (names := unknown_names(question, f"{paper_text} {hit.label} {known}")):
+    if missing is None and (names := unknown_names(asked, f"{paper_text} {hit.label} {known}")):
         missing = f"name not in the paper: {names[0]}"
     # "… A or B?": a paper need only cover the data and methods of one alternative.
-    kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(question) or [question]]
+    kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(asked) or [asked]]
     if missing is None and all(kinds):
         missing = f"not in the paper: {kinds[0][0]}"
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
@@ -244,5 +250,5 @@ def features(
     score = hit.best_cosine + hit.dense + 0.5 * covered
     rare = multi and shares_rare_phrase(question, hit.paper_id, vocab)
     return Features(
-        round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi, rare, named
+        round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi, rare, named, overview
     )

@@ -11,6 +11,7 @@ import numpy as np
 
 from rag.answer.asks import needs
 from rag.answer.clauses import ask_clause
+from rag.answer.overview import asks_what_it_is
 from rag.index.chunks import Record
 from rag.retrieval.retriever import Retriever
 from rag.text.guard import flag_of
@@ -84,23 +85,6 @@ def _question_terms(question: str) -> tuple[str, ...]:
 
 # A sentence that says what the paper itself does ("we propose…", "this paper shows…").
 _CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
-_KIND = r"(?:paper|work|method|model|framework|benchmark|approach|algorithm|dataset)"
-
-
-def asks_what_it_is(question: str, label: str) -> bool:
-    """ "What is X?", "tell me about X", "what does X do?": the paper itself is asked about, and
-    the sentence that defines X answers (`_defining`)."""
-    if not label:
-        return False
-    name = rf"(?:the\s+)?{re.escape(label)}(?:\s+{_KIND})?"
-    pattern = (
-        rf"^\s*(?:(?:what|who)(?:'s|\s+is|\s+are)\s+{name}(?:\s+about)?"
-        rf"|(?:describe|explain|summari[sz]e|tell\s+me\s+about)\s+{name}"
-        rf"|what\s+does\s+{name}\s+do)\s*[?.!]*\s*$"
-    )
-    return re.match(pattern, question, re.I) is not None
-
-
 # Where the code lives ("The code is available at https://…") answers no question but one
 # about the code: its words match a question about the method's name, so it is kept out of
 # the evidence unless the question asks for code, data or a link.
@@ -203,6 +187,13 @@ def rank_evidence(
     return Ranking(scored, promoted, order, prior)
 
 
+_STATES_CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:paper|work|study))\s+(?:(?:first|then|also)\s+)?(?:propose|introduce|present|develop)\b"
+    r"|\b(?:key|main|primary|central|core) contributions?\b",
+    re.I,
+)
+
+
 def _defining(scored: list[Evidence], label: str) -> str | None:
     """The best-scored sentence that defines the paper's name ("we introduce X, a …", "… (X)",
     "X is a …"): what a question about what X is asks for."""
@@ -211,7 +202,10 @@ def _defining(scored: list[Evidence], label: str) -> str | None:
         rf"(?<![\w-]){name}\s*,\s*(?:a|an|the)\b|\({name}\)|(?<![\w-]){name}\s+(?:is|are)\s+(?:a|an)\b"
         rf"|\b(?:propos|introduc|present|develop)\w*\s+(?:[\w-]+\s+){{0,2}}{name}(?![\w-])"
     )
-    return next((i for i, q, _ in scored if defines.search(q)), None)
+    found = next((i for i, q, _ in scored if defines.search(q)), None)
+    # No sentence defines the name ("The key contribution of our paper is an approach that …"):
+    # the one that states the paper's contribution says what it is.
+    return found or next((i for i, q, _ in scored if _STATES_CONTRIBUTION.search(q)), None)
 
 
 def _position_prior(nodes: list[Record]) -> dict[str, float]:

@@ -1,0 +1,82 @@
+"""Questions that ask what a whole paper is: "What is X?", "Summarize X", "tl;dr of the X paper",
+"Explain X in one sentence", "What's the main contribution of X?". Any abstract answers them,
+by the sentence that says what the paper proposes, whatever words the question frames it with."""
+
+from __future__ import annotations
+
+import re
+
+from rag.text.normalize import content_stems
+
+KIND = r"(?:paper|work|method|model|framework|benchmark|approach|algorithm|dataset|study|article|architecture)"
+# What users add to ask for brevity or a level: "in one sentence", "briefly", "in simple terms".
+_MANNER = (
+    r"(?:in\s+(?:one|two|three|a\s+few|a|\d+)\s+(?:short\s+)?(?:sentences?|lines?|words?|paragraphs?|bullets?)"
+    r"|in\s+a\s+nutshell|in\s+(?:simple|plain|layman'?s?|non-?technical)\s+(?:terms|english|words|language)"
+    r"|briefly|quickly|for\s+(?:a\s+)?(?:non-?experts?|beginners?|laym[ae]n|newcomers?)|like\s+i'?m\s+(?:five|5)"
+    r"|please|for\s+me)"
+)
+_LEAD = (
+    r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|(?:briefly|quickly)\s*,?\s+"
+    r"|(?:so|ok(?:ay)?|hey|hi)\s*,?\s+)*)"
+)
+_TRAIL = rf"(?:\s*,?\s*{_MANNER})*\s*[?.!:]*\s*$"
+_DIGEST = r"(?:summary|overview|synopsis|rundown|tl;?\s?dr|gist|short\s+version|abstract)"
+_POINT = (
+    r"(?:(?:main|key|core|central|big|basic|general|primary)\s+)?"
+    r"(?:idea|ideas|contributions?|point|takeaways?|message|premise|insight|gist|summary|tl;?\s?dr)"
+)
+_FORMS = (
+    # "Summarize X", "Give me a quick overview of X", "tl;dr of X", "ELI5 X", "tell me about X"
+    rf"(?:summari[sz]e|explain|describe|outline|eli5|tl;?\s?dr(?:\s*(?:of|for|on))?:?|{_DIGEST}\s+(?:of|for|on)"
+    rf"|tell\s+me\s+about|give\s+(?:me\s+)?(?:an?\s+)?(?:quick\s+|short\s+|brief\s+|high[- ]level\s+)?"
+    rf"{_DIGEST}\s+(?:of|for|on))\s+(?P<a>.+?)",
+    # "What's the main contribution of X?", "What is the key idea behind X?", "Main idea of X?"
+    rf"(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)\s+)?(?:the\s+)?{_POINT}\s+(?:of|behind|in)\s+(?P<b>.+?)",
+    # "What is X?", "What is X about?", "Who is X?"
+    r"(?:what|who)(?:'s|\s+is|\s+are)\s+(?P<c>.+?)(?:\s+(?:all\s+)?about)?",
+    # "What does X do?", "What does X propose?"
+    r"what\s+(?:does|did|do)\s+(?P<d>.+?)\s+(?:do|propose|contribute|introduce|present)",
+    # "X in a nutshell", "X: tl;dr", "X summary"
+    rf"(?P<e>.+?)\s*[:,-]?\s*(?:in\s+a\s+nutshell|{_DIGEST}|summari[sz]ed)",
+)
+_OVERVIEW = re.compile(rf"{_LEAD}(?:{'|'.join(_FORMS)}){_TRAIL}", re.I)
+_FRAME_STEMS = frozenset(content_stems("paper work method model framework benchmark approach study article"))
+
+
+def subject(question: str) -> str | None:
+    """What an overview question asks about ("Explain GENIE in one sentence" -> "GENIE"), or
+    None when the question is not one."""
+    m = _OVERVIEW.match(question)
+    if m is None:
+        return None
+    return next(g for g in m.groups() if g is not None).strip()
+
+
+def names_only(text: str, label: str) -> bool:
+    """`text` is the paper's name and nothing else: "X", "the X paper", "X's", "the method called X"."""
+    if not label:
+        return False
+    name = re.escape(label)
+    pattern = rf"(?:the\s+)?(?:{name}(?:'s)?(?:\s+{KIND})?|{KIND}\s+(?:on|about|called|named)\s+{name})"
+    return re.fullmatch(pattern, text.strip(), re.I) is not None
+
+
+def asks_what_it_is(question: str, label: str) -> bool:
+    """The question asks what the paper named `label` is, and nothing else."""
+    s = subject(question)
+    return s is not None and names_only(s, label)
+
+
+def asks_overview(question: str, label: str, title: str, *, by_title: bool) -> bool:
+    """The question asks what this paper is: it names the paper by its label, or (`by_title`:
+    the question names it by its title's words) by words all of which are its title's."""
+    s = subject(question)
+    if s is None:
+        return False
+    if names_only(s, label):
+        return True
+    if not by_title:
+        return False
+    title_stems = set(content_stems(title))
+    return all(t in title_stems or t in _FRAME_STEMS for t in content_stems(s))

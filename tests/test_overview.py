@@ -1,0 +1,129 @@
+"""Questions that ask what a whole paper is ("Summarize X", "tl;dr of the X paper", "Explain X in
+one sentence"): the paper they name answers, led by the sentence that says what it proposes
+(`rag.answer.overview`)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rag.answer.accept import LOOSE
+from rag.answer.evidence import Features
+from rag.answer.overview import asks_overview, asks_what_it_is, names_only, subject
+from rag.answer.selection import _defining
+from rag.engine import Engine
+from tests.conftest import with_papers
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Summarize CacheZip", "CacheZip"),
+        ("Can you please summarise the CacheZip paper?", "the CacheZip paper"),
+        ("tl;dr of the CacheZip paper", "the CacheZip paper"),
+        ("TLDR: CacheZip", "CacheZip"),
+        ("Explain CacheZip in one sentence", "CacheZip"),
+        ("explain CacheZip in simple terms, please", "CacheZip"),
+        ("Give me a quick overview of CacheZip.", "CacheZip"),
+        ("What's the main contribution of CacheZip?", "CacheZip"),
+        ("What is the key idea behind the CacheZip method?", "the CacheZip method"),
+        ("What's the gist of CacheZip", "CacheZip"),
+        ("Main contribution of CacheZip?", "CacheZip"),
+        ("CacheZip in a nutshell?", "CacheZip"),
+        ("ELI5 CacheZip", "CacheZip"),
+        ("What is CacheZip about?", "CacheZip"),
+        ("What does CacheZip propose?", "CacheZip"),
+        ("Briefly, what is CacheZip?", "CacheZip"),
+        ("Can you summarize the paper on cache compression?", "the paper on cache compression"),
+        ("What batch size does CacheZip use?", None),
+        ("How does CacheZip compare to KIVI?", None),
+        ("Which papers compress caches?", None),
+    ],
+)
+def test_subject(question: str, asked: str | None) -> None:
+    assert subject(question) == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        ("CacheZip", True),
+        ("the CacheZip paper", True),
+        ("CacheZip's", True),
+        ("the method called CacheZip", True),
+        ("CacheZip's compression ratio", False),
+        ("CacheZipper", False),
+        ("the batch size of CacheZip", False),
+        ("it", False),
+    ],
+)
+def test_names_only(text: str, only: bool) -> None:
+    assert names_only(text, "CacheZip") is only
+
+
+@pytest.mark.parametrize(
+    ("question", "by_title", "asks"),
+    [
+        ("Summarize the CacheZip paper", False, True),
+        ("Can you summarize the paper on key-value cache compression?", True, True),
+        ("What's the gist of the cache compression paper?", True, True),
+        # Named by its title's words, but a word the title lacks asks for more than what it is.
+        ("What is the batch size in the paper on cache compression?", True, False),
+        ("Can you summarize the paper on cache compression?", False, False),  # no title reference
+        ("Summarize CacheZipper", False, False),
+    ],
+)
+def test_asks_overview(question: str, by_title: bool, asks: bool) -> None:
+    title = "CacheZip: Key-Value Cache Compression for Long Contexts"
+    assert asks_overview(question, "CacheZip", title, by_title=by_title) is asks
+
+
+@given(st.text(max_size=80), st.text(max_size=12), st.booleans())
+def test_overview_parsers_never_raise(question: str, label: str, by_title: bool) -> None:
+    asks_overview(question, label, label, by_title=by_title)
+    asks_what_it_is(question, label)
+
+
+def test_an_overview_is_accepted_however_far_its_frame_words_are() -> None:
+    far = Features(cosine=0.1, coverage=0.3, missing_detail=None, score=0.5, overview=True)
+    assert LOOSE.accepts(far, "tl;dr of CacheZip", "CacheZip", multi=False)
+    missing = Features(cosine=0.1, coverage=0.3, missing_detail="name not in the paper: Zoom", score=0.5, overview=True)
+    assert not LOOSE.accepts(missing, "tl;dr of CacheZip", "CacheZip", multi=False)
+    assert not LOOSE.accepts(Features(0.1, 0.3, None, 0.5), "tl;dr of CacheZip", "CacheZip", multi=False)
+
+
+def test_without_a_defining_sentence_the_stated_contribution_leads() -> None:
+    scored = [
+        ("c1", "CacheZips are chained at inference time.", 0.9),
+        ("c2", "The key contribution of our paper is a codec for caches.", 0.5),
+    ]
+    assert _defining(scored, "CacheZip") == "c2"
+    assert _defining([("c1", "Caches are large.", 0.9)], "CacheZip") is None
+
+
+# The definition is the third sentence: the position prior alone would not lead with it.
+ZIP = [
+    "Long contexts make key-value caches the memory bottleneck of inference. "
+    "Existing quantizers lose accuracy below four bits. "
+    "We introduce CacheZip, a codec that compresses key-value caches of language models. "
+    "CacheZip keeps accuracy on long-context benchmarks while using less memory."
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Explain CacheZip in one sentence", "tl;dr of the CacheZip paper", "Give me a quick overview of CacheZip."],
+)
+def test_an_overview_question_is_answered_by_what_the_paper_proposes(
+    fake_engine: Engine, tmp_path: Path, question: str
+) -> None:
+    a = with_papers(fake_engine, tmp_path / "zip", "zip", ZIP).ask(question)
+    assert not a.refused
+    assert {c.paper_id for c in a.citations} == {"zip#1"}
+    assert a.citations[0].quote.startswith("We introduce CacheZip, a codec")
+
+
+@pytest.mark.parametrize("question", ["Summarize the HyperZoom paper", "Explain FlowNetX in one sentence"])
+def test_an_overview_of_an_unknown_name_is_refused(fake_engine: Engine, tmp_path: Path, question: str) -> None:
+    assert with_papers(fake_engine, tmp_path / "zip", "zip", ZIP).ask(question).refused

@@ -79,6 +79,22 @@ def test_asks_overview(question: str, by_title: bool, asks: bool) -> None:
     assert asks_overview(question, "CacheZip", title, by_title=by_title) is asks
 
 
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("summarize it", True),
+        ("explain it in one sentence", True),
+        ("give me the tl;dr of the second one", True),
+        ("What is this paper about?", True),
+        ("tell me more", False),  # more than what it is
+        ("summarize its results on GSM8K", False),
+    ],
+)
+def test_a_follow_up_overview_refers_back(question: str, asks: bool) -> None:
+    assert asks_overview(question, "CacheZip", "", by_title=False, discussed=True) is asks
+    assert not asks_overview(question, "CacheZip", "", by_title=False)  # no conversation: nothing to refer to
+
+
 @given(st.text(max_size=80), st.text(max_size=12), st.booleans())
 def test_overview_parsers_never_raise(question: str, label: str, by_title: bool) -> None:
     asks_overview(question, label, label, by_title=by_title)

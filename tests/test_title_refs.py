@@ -114,3 +114,37 @@ def test_title_names(text: str, expected: list[str]) -> None:
         }
     )
     assert titles.referenced(text) == expected
+
+
+# Two titles with the same name ("Mind the Gap: …" twice): `shared` groups them (tests/test_same_name.py).
+SHARED = TitleIndex(
+    {
+        "g1": _paper("g1", "Mind the Gap: Rank Collapse in Attention"),
+        "g2": _paper("g2", "Mind the GAP: Group-Aware Priors"),
+        "m": _paper("m", "Memorization Sinks: Isolating Memorization during LLM Training"),
+        "f1": _paper("f1", "Fairness under Shift"),
+        "f2": _paper("f2", "Fairness of Rankings"),
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "shared", "referenced"),
+    [
+        ("What does the Mind the Gap paper find?", [["g1", "g2"]], []),
+        ("mind the gap in attention?", [["g1", "g2"]], []),
+        ("What is a memorization sink?", [], ["m"]),
+        # A phrase two titles hold is a topic, not a name: no group.
+        ("What does the paper on fairness find?", [], []),
+        ("What does attention collapse to?", [], []),
+    ],
+)
+def test_shared_names(text: str, shared: list[list[str]], referenced: list[str]) -> None:
+    assert SHARED.shared(text) == shared
+    assert SHARED.referenced(text) == referenced
+
+
+@given(st.text(max_size=120))
+def test_shared_never_raises_and_groups_indexed_papers(text: str) -> None:
+    for group in SHARED.shared(text):
+        assert len(group) > 1 and set(group) <= {"g1", "g2", "m", "f1", "f2"}

@@ -134,7 +134,9 @@ def _judge(
     snap = retriever.snapshot
     paper = snap.papers[h.paper_id]
     by_title = h.paper_id in how.by_title
-    overview = not how.multi and asks_overview(question, paper.label, paper.title or "", by_title=by_title)
+    overview = not how.multi and asks_overview(
+        question, paper.label, paper.title or "", by_title=by_title, discussed=how.followup
+    )
     ranking = rank_evidence(
         question,
         paper,

@@ -41,17 +41,37 @@ class Focus:
     why: str = ""
     discussed: list[str] = field(default_factory=list)  # every paper the conversation named
     compared: bool = False  # the question itself compares these papers by name
+    same_name: bool = False  # the question uses a title's name that these papers' titles share
 
 
-def turn_papers(turn: dict[str, object], snap: Snapshot) -> list[str]:
-    """Papers a turn is about, in answer order: its `paper_ids`, else the papers it names."""
+def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> list[str]:
+    """Papers a turn is about, in answer order: its `paper_ids`, else the papers it names (of
+    papers sharing a title's name, the one the conversation's `context` is about)."""
     ids = turn.get("paper_ids")
     if isinstance(ids, list):
         known = [p for p in dict.fromkeys(ids) if isinstance(p, str) and p in snap.papers]
         if known:
             return known
     content = turn.get("content")
-    return snap.mentions.find(content) if isinstance(content, str) else []
+    if not isinstance(content, str):
+        return []
+    found = snap.mentions.find(content)
+    for group in snap.shared_title_refs(content):
+        inside = [p for p in group if p in found]
+        best = _best_in_context(inside, context, snap) if len(inside) > 1 else None
+        found = [p for p in found if p not in inside or p == best or best is None]
+    return found
+
+
+def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | None:
+    """Of papers with the same name ("Mind the Gap: …" twice), the one whose abstract has the
+    most of the conversation's other words; None on a tie. Counting both as mentioned made
+    "the second one" of a two-paper answer the namesake (2,416 papers)."""
+    name = set.intersection(*(set(content_stems(snap.papers[p].title or "")) for p in pids))
+    words = set(content_stems(context)) - name
+    stems = snap.vocabulary.paper_stems
+    scored = sorted(((len(words & stems.get(p, set())), p) for p in pids), reverse=True)
+    return scored[0][1] if scored[0][0] > scored[1][0] else None
 
 
 def _name_stems(pids: list[str], snap: Snapshot) -> dict[str, set[str]]:
@@ -97,7 +117,8 @@ def resolve_focus(query: Query, retriever: Retriever) -> Focus:
     if not history:
         return Focus()
     snap = retriever.snapshot
-    per_turn = [turn_papers(t, snap) for t in history]
+    context = " ".join(str(t.get("content", "")) for t in history)
+    per_turn = [turn_papers(t, snap, context) for t in history]
     discussed = list(dict.fromkeys(p for turn in per_turn for p in turn))
     asked = [str(t.get("content", "")) if t.get("role") == "user" else "" for t in history]
     pointed = pointed_papers(query.question, per_turn, snap, asked)

@@ -29,7 +29,7 @@ _POINT = (
 _FORMS = (
     # "Summarize X", "Give me a quick overview of X", "tl;dr of X", "ELI5 X", "tell me about X"
     rf"(?:summari[sz]e|explain|describe|outline|eli5|tl;?\s?dr(?:\s*(?:of|for|on))?:?|{_DIGEST}\s+(?:of|for|on)"
-    rf"|tell\s+me\s+about|give\s+(?:me\s+)?(?:an?\s+)?(?:quick\s+|short\s+|brief\s+|high[- ]level\s+)?"
+    rf"|tell\s+me\s+about|give\s+(?:me\s+)?(?:an?\s+|the\s+)?(?:quick\s+|short\s+|brief\s+|high[- ]level\s+)?"
     rf"{_DIGEST}\s+(?:of|for|on))\s+(?P<a>.+?)",
     # "What's the main contribution of X?", "What is the key idea behind X?", "Main idea of X?"
     rf"(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)\s+)?(?:the\s+)?{_POINT}\s+(?:of|behind|in)\s+(?P<b>.+?)",
@@ -68,13 +68,22 @@ def asks_what_it_is(question: str, label: str) -> bool:
     return s is not None and names_only(s, label)
 
 
-def asks_overview(question: str, label: str, title: str, *, by_title: bool) -> bool:
+# "Summarize it", "tl;dr of the second one": in a conversation, the paper it is about.
+_BACK = re.compile(
+    rf"(?:it|this|that|them|these|those|both|the\s+(?:first|second|third|last|other|former|latter)(?:\s+one)?"
+    rf"|(?:this|that|the|each)\s+(?:one|{KIND}))",
+    re.I,
+)
+
+
+def asks_overview(question: str, label: str, title: str, *, by_title: bool, discussed: bool = False) -> bool:
     """The question asks what this paper is: it names the paper by its label, or (`by_title`:
-    the question names it by its title's words) by words all of which are its title's."""
+    the question names it by its title's words) by words all of which are its title's, or
+    (`discussed`: the conversation is about this paper) refers back to it."""
     s = subject(question)
     if s is None:
         return False
-    if names_only(s, label):
+    if names_only(s, label) or (discussed and _BACK.fullmatch(s) is not None):
         return True
     if not by_title:
         return False

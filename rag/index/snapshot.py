@@ -61,6 +61,10 @@ class Snapshot:
         """Papers the text refers to by their title's words (`title_refs`)."""
         return set(self.titles.referenced(text))
 
+    def shared_title_refs(self, text: str) -> list[list[str]]:
+        """The text's title references that several papers' titles hold alike (`title_refs`)."""
+        return self.titles.shared(text)
+
     @cached_property
     def squashed(self) -> dict[str, str]:
         """Each paper's title, label and abstract, squashed (`normalize.squash`): which papers

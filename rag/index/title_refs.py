@@ -20,6 +20,9 @@ _ON = re.compile(
 _BEFORE = re.compile(rf"\bthe\s+((?:[\w$-]+\s+){{1,6}}?){_NOUN}\b", re.I)
 MAX_WORDS = 10
 MIN_STEMS = 2  # one word ("the original paper", "the GAN paper") is no title
+# A reference that this many titles hold at most is ambiguous, not vague: two papers called
+# "Mind the Gap: …" are both meant, and a stranger that shares no title word is not.
+SHARED_MAX = 3
 
 
 class TitleIndex:
@@ -36,42 +39,50 @@ class TitleIndex:
             head = tuple(content_stems(title.split(":", 1)[0])) if ":" in title else ()
             if len(head) >= MIN_STEMS:
                 heads.setdefault(head, set()).add(pid)
-        # By first stem; a name two titles share names neither.
-        self.heads: dict[str, dict[tuple[str, ...], str]] = {}
+        # By first stem; a name two titles share names neither alone (`shared`).
+        self.heads: dict[str, dict[tuple[str, ...], set[str]]] = {}
         for head, pids in heads.items():
-            if len(pids) == 1:
-                self.heads.setdefault(head[0], {})[head] = next(iter(pids))
+            if len(pids) <= SHARED_MAX:
+                self.heads.setdefault(head[0], {})[head] = pids
 
     def referenced(self, text: str) -> list[str]:
         """Papers the text's referring phrases and title names name, in order of mention."""
-        out = self._by_head(content_stems(text))
+        return [p for group in self._groups(text) if len(group) == 1 for p in group]
+
+    def shared(self, text: str) -> list[list[str]]:
+        """The title names (before the colon) the text writes that several titles have ("Mind
+        the Gap" with two "Mind the Gap: …" papers indexed), each as its papers. Only names: a
+        phrase several titles hold is often a topic ("the paper on fairness"), and the paper
+        meant may be a third whose title words it does not use."""
+        return [group for group in self._by_head(content_stems(text)) if len(group) > 1]
+
+    def _groups(self, text: str) -> list[list[str]]:
+        groups = self._by_head(content_stems(text))
         for m in _ON.finditer(text):
             words = m.group(1).split()[:MAX_WORDS]
-            out += self._one([words[:k] for k in range(len(words), 0, -1)])
+            groups.append(self._holders([words[:k] for k in range(len(words), 0, -1)]))
         # "the X paper" as a whole: its first words are the ones that tell it from others
         # ("the social-media LLM benchmark paper" is not any "LLM benchmark" paper).
-        out += [p for m in _BEFORE.finditer(text) for p in self._one([m.group(1).split()])]
-        return list(dict.fromkeys(out))
+        groups += [self._holders([m.group(1).split()]) for m in _BEFORE.finditer(text)]
+        return [list(g) for g in dict.fromkeys(tuple(g) for g in groups if g)]
 
-    def _by_head(self, stems: list[str]) -> list[str]:
+    def _by_head(self, stems: list[str]) -> list[list[str]]:
         """Papers whose title's name (before the colon) the text writes, as a run of stems."""
         out = []
         for i, stem in enumerate(stems):
-            for head, pid in self.heads.get(stem, {}).items():
+            for head, pids in self.heads.get(stem, {}).items():
                 if tuple(stems[i : i + len(head)]) == head:
-                    out.append(pid)
+                    out.append(sorted(pids))
         return out
 
-    def _one(self, phrases: list[list[str]]) -> list[str]:
-        """The paper whose title holds every content word of the longest phrase any title
-        holds; none when several titles hold it (a shorter one would be vaguer still)."""
+    def _holders(self, phrases: list[list[str]]) -> list[str]:
+        """The papers whose titles hold every content word of the longest phrase any title
+        holds; none when more than `SHARED_MAX` do (a shorter one would be vaguer still)."""
         for words in phrases:
             stems = set(content_stems(" ".join(words)))
             if len(stems) < MIN_STEMS:
                 return []
             holders = set.intersection(*(self.by_stem.get(s, set()) for s in stems))
-            if len(holders) == 1:
-                return list(holders)
             if holders:
-                return []
+                return sorted(holders) if len(holders) <= SHARED_MAX else []
         return []

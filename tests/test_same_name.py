@@ -1,0 +1,51 @@
+"""Two indexed papers with the same title name ("Mind the Gap: …" twice): a question using the
+name is answered from them, never from a stranger that shares its words, and in a conversation
+the name means the namesake the conversation is about."""
+
+from pathlib import Path
+
+import pytest
+
+from rag.engine import Engine
+from tests.conftest import write_corpus
+
+PAPERS = [
+    "Subpopulation shifts hurt classifiers. We develop group-aware priors over network parameters. "
+    "The priors improve worst-group accuracy with little group data.",
+    "Attention layers lose rank as context grows. We show a spectral gap in the attention matrix "
+    "causes rank collapse in width. Removing the outlier eigenvalue restores signal propagation.",
+    "Theory of mind games test whether language models infer beliefs. Mind games reveal a gap between "
+    "models and people. Models find the gap in the mind of other players hard to close.",
+]
+META = [
+    {"paper_id": "gap#1", "title": "Mind the GAP: Group-Aware Priors for Subpopulation Shift"},
+    {"paper_id": "gap#2", "title": "Mind the Gap: Rank Collapse in Attention Layers"},
+    {"paper_id": "gap#3", "title": "MindGames: Theory of Mind in Language Models"},
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    folder = tmp_path / "gap"
+    write_corpus(folder, "gap", PAPERS)
+    lines = "".join(f'{{"paper_id": "{m["paper_id"]}", "title": "{m["title"]}"}}\n' for m in META)
+    (folder / "gap.meta.jsonl").write_text(lines, encoding="utf-8")
+    fake_engine.ingest([folder])
+    return fake_engine
+
+
+def test_a_shared_name_is_answered_from_its_papers_never_a_stranger(engine: Engine) -> None:
+    a = engine.ask("What does the Mind the Gap paper find about the gap?", explain=True)
+    assert not a.refused, a.explain
+    cited = {c.paper_id for c in a.citations}
+    assert cited and cited <= {"gap#1", "gap#2"}
+    assert a.note and "Mind the Gap: Rank Collapse" in a.note and "Mind the GAP: Group-Aware" in a.note
+
+
+def test_in_a_conversation_the_name_means_the_namesake_it_is_about(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Which papers study rank collapse in attention layers theoretically?"},
+        {"role": "assistant", "content": "MindGames [1] and Mind the Gap [2]."},
+    ]
+    a = engine.ask("give me the tl;dr of the second one", history=history, explain=True)
+    assert {c.paper_id for c in a.citations} == {"gap#2"}, a.explain

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rag.answer.authors import from_records
 from rag.answer.extractive import answer
 from rag.answer.generate import llm_answer
 from rag.answer.present import present
@@ -31,7 +32,7 @@ def ask(
     with retriever.pinned():  # one consistent index view for the whole answer
         t0 = time.perf_counter()
         base = answer(query, retriever)
-        if llm is None or backend == "extractive":
+        if llm is None or backend == "extractive" or from_records(query.question, retriever.snapshot):
             if on_sentence:
                 for line in base.answer.splitlines():
                     on_sentence(line)

@@ -208,6 +208,11 @@ def _defining(scored: list[Evidence], label: str) -> str | None:
     return found or next((i for i, q, _ in scored if _STATES_CONTRIBUTION.search(q)), None)
 
 
+def defining_sentence(quotes: list[str], label: str) -> str | None:
+    """Of a paper's sentences, the one that says what it is (`_defining`), else its first."""
+    return _defining([(q, q, 0.0) for q in quotes], label) or (quotes[0] if quotes else None)
+
+
 def _position_prior(nodes: list[Record]) -> dict[str, float]:
     last = max(1, len(nodes) - 1)
     return {n.node_id: POSITION_WEIGHT * i / last - (OPENING_PENALTY if i == 0 else 0.0) for i, n in enumerate(nodes)}

@@ -8,6 +8,7 @@ from functools import cached_property
 
 import numpy as np
 
+from rag.index.authors import AuthorIndex
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.mentions import Mentions, naming_labels
@@ -51,6 +52,11 @@ class Snapshot:
     def mentions(self) -> Mentions:
         """Finds the papers a text names (labels, title heads, distinctive title words)."""
         return Mentions(self.papers, self.vocabulary, self.naming)
+
+    @cached_property
+    def authors(self) -> AuthorIndex:
+        """Finds the indexed authors a text names by full name."""
+        return AuthorIndex(self.papers)
 
     @cached_property
     def titles(self) -> TitleIndex:

@@ -1,0 +1,102 @@
+"""Who wrote a paper, and which papers a person wrote. Authors are in the papers' records, never
+in their abstracts: such an answer says so, and cites each paper by a sentence of its abstract
+that says what the paper is, so the paper shown is the one the record belongs to."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.selection import defining_sentence
+from rag.index.snapshot import Snapshot
+from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck
+
+MAX_PAPERS = 5  # "who wrote the papers on X?": the authors of the first few cited
+FROM_RECORD = "Authors are from the papers' records (their metadata), not from the abstracts."
+_WHO = re.compile(
+    r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+)?"
+    r"(?:who\s+(?:wrote|authored|co-?authored|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
+    r"(?:\s+(?:of|behind|for))?|(?:is|are|was|were)\s+behind)"
+    r"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?authors?(?:\s+(?:of|for))?"
+    r"|(?:which|what)\s+(?:people|researchers|authors)\s+(?:wrote|authored))"
+    r"(?:\s+(?P<rest>[^?]*?))?\s*[?.!]*\s*$",
+    re.I,
+)
+# "Which papers are by X?", "What did X write?", "papers by X", "X's papers".
+_BY = re.compile(
+    r"\b(?:papers?|works?|abstracts?)\b[^?]{0,30}\b(?:by|from)\s+(?P<a>[^?]+)"
+    r"|\bwhat\s+(?:did|has|have|does)\s+(?P<b>[^?]+?)\s+(?:write|written|author(?:ed)?|co-?author(?:ed)?|publish(?:ed)?)\b"
+    r"|(?P<c>[^?]+?)'s\s+(?:papers?|works?)\b",
+    re.I,
+)
+
+
+def asks_who_wrote(question: str) -> str | None:
+    """What "who wrote …?" asks about ("the ZebraLogic paper"; "" for "who are the authors?"),
+    or None when the question asks something else."""
+    m = _WHO.match(question)
+    return None if m is None else (m.group("rest") or "").strip()
+
+
+def asked_authors(question: str, snap: Snapshot) -> list[str]:
+    """The indexed authors whose papers the question asks for, by full name."""
+    m = _BY.search(question)
+    return snap.authors.named(next(g for g in m.groups() if g)) if m else []
+
+
+def who_wrote(question: str, inner: Answer, papers: Mapping[str, Paper]) -> Answer:
+    """The authors of the papers `inner` (the answer to "what is <the paper asked about>?")
+    cites, each line cited by the sentence `inner` led with for that paper."""
+    first: dict[str, Citation] = {}
+    for c in inner.citations:
+        first.setdefault(c.paper_id, c)
+    chosen = [(papers[p], c.quote) for p, c in list(first.items())[:MAX_PAPERS] if papers[p].authors]
+    return _answer(question, [(p, q, f"{_title(p)} is by {_names(p.authors or [])}.") for p, q in chosen])
+
+
+def papers_by(question: str, names: list[str], snap: Snapshot) -> Answer:
+    """The papers the named authors wrote, one line each: title and authors, cited by the
+    sentence that says what the paper is."""
+    pids = list(dict.fromkeys(p for n in names for p in snap.authors.papers.get(n, [])))
+    lines = []
+    for pid in pids:
+        p = snap.papers[pid]
+        quote = defining_sentence([q for _, q in snap.paper_quotes(pid)], p.label)
+        if quote:
+            lines.append((p, quote, f"{_title(p)} ({_names(p.authors or [])})."))
+    return _answer(question, lines, listed=True)
+
+
+def _answer(question: str, lines: list[tuple[Paper, str, str]], *, listed: bool = False) -> Answer:
+    builder = CitationBuilder()
+    text: list[str] = []
+    checks: list[SentenceCheck] = []
+    for paper, quote, line in lines:
+        n = builder.cite(paper, quote)
+        cited = f"{display_sentence(line)} [{n}]"
+        text.append(f"- {cited}" if listed or len(lines) > 1 else cited)
+        checks.append(SentenceCheck(text=line, citations=[n], supported=True, evidence_quote=quote, reason=FROM_RECORD))
+    return Answer(
+        question=question,
+        answer="\n".join(text) if text else REFUSAL,
+        refused=not text,
+        backend="extractive",
+        latency_ms=0.0,
+        citations=builder.citations,
+        sentences=checks,
+        note=FROM_RECORD if text else None,
+    )
+
+
+def _title(p: Paper) -> str:
+    return f"“{p.title}”" if p.title else p.label
+
+
+def _names(authors: list[str]) -> str:
+    return authors[0] if len(authors) == 1 else f"{', '.join(authors[:-1])} and {authors[-1]}"
+
+
+def from_records(question: str, snap: Snapshot) -> bool:
+    """The question is answered from the papers' records (an LLM has nothing to add)."""
+    return asks_who_wrote(question) is not None or bool(asked_authors(question, snap))

@@ -1,0 +1,131 @@
+"""Who wrote a paper, and which papers a person wrote: answered from the papers' records, each
+line cited to its paper by a sentence of its abstract (`rag.answer.authors`)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rag.answer.authors import FROM_RECORD, asks_who_wrote
+from rag.answer.pipeline import ask
+from rag.engine import Engine
+from rag.index.authors import AuthorIndex, fold
+from rag.types import Paper, Query
+from tests.conftest import write_corpus
+from tests.fakes import ScriptedLLM
+
+
+@pytest.mark.parametrize(
+    ("question", "rest"),
+    [
+        ("Who wrote CacheZip?", "CacheZip"),
+        ("who are the authors of the CacheZip paper", "the CacheZip paper"),
+        ("Who authored the paper on cache compression?", "the paper on cache compression"),
+        ("Authors of CacheZip?", "CacheZip"),
+        ("who are the authors?", ""),
+        ("Who wrote it?", "it"),
+        ("Which researchers wrote CacheZip?", "CacheZip"),
+        ("What do the authors of CacheZip recommend?", None),
+        ("Which university are the authors of CacheZip from?", None),
+        ("Who benefits from CacheZip?", None),
+    ],
+)
+def test_asks_who_wrote(question: str, rest: str | None) -> None:
+    assert asks_who_wrote(question) == rest
+
+
+@given(st.text(max_size=100))
+def test_asks_who_wrote_never_raises(question: str) -> None:
+    asks_who_wrote(question)
+
+
+def _paper(pid: str, authors: list[str]) -> Paper:
+    return Paper(paper_id=pid, source="t", position=1, abstract="An abstract.", authors=authors)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Which papers are by Nuno Gonçalves?", ["nuno goncalves"]),
+        ("papers by nuno goncalves and Ada Lovelace", ["nuno goncalves", "ada lovelace"]),
+        ("What did Gonçalves write?", []),  # a surname alone is no full name
+        ("What did Ada Lovelace King write?", ["ada lovelace king"]),  # the longest name written
+    ],
+)
+def test_author_names(text: str, named: list[str]) -> None:
+    index = AuthorIndex(
+        {
+            "a": _paper("a", ["Nuno Gonçalves", "Ada Lovelace"]),
+            "b": _paper("b", ["Ada Lovelace King", "Plato"]),
+        }
+    )
+    assert index.named(text) == named
+    assert "plato" not in index.papers  # one word is no full name
+
+
+def test_fold() -> None:
+    assert fold("  Nuno  GONÇALVES-Silva ") == "nuno goncalves silva"
+
+
+PAPERS = [
+    "Long contexts make key-value caches the memory bottleneck. We introduce CacheZip, a codec that "
+    "compresses key-value caches. CacheZip keeps accuracy on long-context benchmarks.",
+    "Protein design needs accurate structure models. We introduce FoldNet, a diffusion model that "
+    "generates protein backbones. FoldNet designs 120 novel folds.",
+]
+META = [
+    {
+        "paper_id": "rec#1",
+        "title": "CacheZip: Compressing Key-Value Caches",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+    },
+    {"paper_id": "rec#2", "title": "FoldNet: Designing Protein Backbones", "authors": ["Ada Lovelace"]},
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    folder = tmp_path / "rec"
+    write_corpus(folder, "rec", PAPERS)
+    (folder / "rec.meta.jsonl").write_text("".join(json.dumps(m) + "\n" for m in META), encoding="utf-8")
+    fake_engine.ingest([folder])
+    return fake_engine
+
+
+def test_who_wrote_a_named_paper(engine: Engine) -> None:
+    a = engine.ask("Who wrote CacheZip?")
+    assert not a.refused and a.note == FROM_RECORD
+    assert a.answer == "“CacheZip: Compressing Key-Value Caches” is by Ada Lovelace and Alan Turing. [1]"
+    # The citation is a sentence of that paper's abstract: the paper shown is the record's.
+    assert [(c.paper_id, c.quote) for c in a.citations] == [
+        ("rec#1", "We introduce CacheZip, a codec that compresses key-value caches.")
+    ]
+
+
+def test_who_wrote_it_in_a_conversation(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Is there a paper on protein backbones?"},
+        {"role": "assistant", "content": "Yes: FoldNet generates protein backbones."},
+    ]
+    a = engine.ask("who are the authors?", history=history)
+    assert {c.paper_id for c in a.citations} == {"rec#2"} and "Ada Lovelace" in a.answer
+
+
+def test_who_wrote_an_unknown_paper_is_refused(engine: Engine) -> None:
+    assert engine.ask("Who wrote FlowNetX?").refused
+    assert engine.ask("who are the authors?").refused  # nothing to refer to
+
+
+def test_papers_by_an_author(engine: Engine) -> None:
+    a = engine.ask("Which papers are by Ada Lovelace?")
+    assert {c.paper_id for c in a.citations} == {"rec#1", "rec#2"}
+    assert a.answer.count("\n") == 1 and a.answer.startswith("- ")
+    assert engine.ask("Which papers are by Grace Hopper?").refused
+
+
+def test_an_llm_backend_answers_from_the_records_without_the_llm(engine: Engine) -> None:
+    llm = ScriptedLLM("Someone else wrote it [1].")
+    a = ask(Query(question="Who wrote CacheZip?"), backend="local", retriever=engine.retriever, llm=llm)
+    assert llm.calls == 0 and "Alan Turing" in a.answer

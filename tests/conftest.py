@@ -63,6 +63,17 @@ def with_papers(engine: Engine, folder: Path, stem: str, abstracts: list[str]) -
     return engine
 
 
+def with_records(
+    engine: Engine, folder: Path, stem: str, abstracts: list[str], meta: list[dict[str, object]]
+) -> Engine:
+    """`with_papers`, the papers' records (`meta`: one dict per paper, with its `paper_id`)
+    written beside them as `stem.meta.jsonl`."""
+    write_corpus(folder, stem, abstracts)
+    (folder / f"{stem}.meta.jsonl").write_text("".join(json.dumps(m) + "\n" for m in meta), encoding="utf-8")
+    engine.ingest([folder])
+    return engine
+
+
 SMALL = [
     "We propose GraphMix, a regularizer for graph neural networks. GraphMix interpolates node features "
     "between neighbours. It improves accuracy by 3.5% on the Cora benchmark.",

@@ -1,7 +1,6 @@
 """Who wrote a paper, and which papers a person wrote: answered from the papers' records, each
 line cited to its paper by a sentence of its abstract (`rag.answer.authors`)."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from rag.answer.pipeline import ask
 from rag.engine import Engine
 from rag.index.authors import AuthorIndex, fold
 from rag.types import Paper, Query
-from tests.conftest import write_corpus
+from tests.conftest import with_records
 from tests.fakes import ScriptedLLM
 
 
@@ -27,6 +26,7 @@ from tests.fakes import ScriptedLLM
         ("who are the authors?", ""),
         ("Who wrote it?", "it"),
         ("Which researchers wrote CacheZip?", "CacheZip"),
+        ("Which researchers are behind that one?", "that one"),
         ("What do the authors of CacheZip recommend?", None),
         ("Which university are the authors of CacheZip from?", None),
         ("Who benefits from CacheZip?", None),
@@ -87,11 +87,7 @@ META = [
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    folder = tmp_path / "rec"
-    write_corpus(folder, "rec", PAPERS)
-    (folder / "rec.meta.jsonl").write_text("".join(json.dumps(m) + "\n" for m in META), encoding="utf-8")
-    fake_engine.ingest([folder])
-    return fake_engine
+    return with_records(fake_engine, tmp_path / "rec", "rec", PAPERS, META)
 
 
 def test_who_wrote_a_named_paper(engine: Engine) -> None:

@@ -103,3 +103,12 @@ def test_check_flags_bad_evidence_facts_ids_and_copied_questions(tmp_path: Path)
     assert "e: evidence not verbatim" in text and "f: fact 'quantum teleportation'" in text
     assert "g: unknown paper id" in text and "h: marked lexical=false" in text
     assert longest_shared_ngram("a b c d", "x a b c y") == 3
+
+
+def test_an_authors_row_finds_its_facts_in_the_papers_record(tmp_path: Path) -> None:
+    record = {"000_3578a6a037ed62e9#1": "One-Step Generalization Ratio Guided Optimization Sumin Cho Kwangsu Kim"}
+    row = {**GOOD, "id": "w", "question": "Who wrote GENIE?", "answer_facts": ["Sumin Cho"], "evidence": ""}
+    tagged = load_set(write(tmp_path, [{**row, "tags": ["authors"]}]))
+    assert check_set(tagged, ABSTRACTS, records=record)[0] == []
+    untagged = load_set(write(tmp_path, [row]))  # an abstract's fact must be in the abstract
+    assert check_set(untagged, ABSTRACTS, records=record)[0] == ["w: fact 'Sumin Cho' not in a gold abstract"]

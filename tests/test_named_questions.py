@@ -107,3 +107,12 @@ def test_what_is_it_leads_with_the_definition_though_it_opens_the_abstract(engin
     assert _lead(engine, "What is CacheZip?").startswith("We introduce CacheZip, a codec")
     # Any other question keeps the prior against the opening sentence.
     assert not _lead(engine, "CacheZip memory single GPU?").startswith("We introduce")
+
+
+def test_a_coined_name_typed_in_lowercase_names_its_paper(fake_engine: Engine) -> None:
+    fake_engine.ensure_index()
+    snap = fake_engine.retriever.snapshot
+    graphmix = {p for p, paper in snap.papers.items() if paper.label == "GraphMix"}
+    assert graphmix and snap.named_in("how does graphmix regularize?") == graphmix
+    assert snap.named_in("how does GraphMix regularize?") == graphmix
+    assert snap.named_in("how do regularizers mix graphs?") == set()

@@ -95,6 +95,26 @@ def test_a_follow_up_overview_refers_back(question: str, asks: bool) -> None:
     assert not asks_overview(question, "CacheZip", "", by_title=False)  # no conversation: nothing to refer to
 
 
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("How does CacheZip work?", "CacheZip"),
+        ("how does cachezip work", "cachezip"),
+        ("What problem does CacheZip solve?", "CacheZip"),
+        ("What are the main findings of the CacheZip paper?", "the CacheZip paper"),
+        ("Key results of CacheZip?", "CacheZip"),
+        ("CacheZip main result", "CacheZip"),
+        ("How does CacheZip compress keys?", None),
+        ("What problem does CacheZip have with long contexts?", None),
+    ],
+)
+def test_about_subject(question: str, asked: str | None) -> None:
+    assert subject(question, about=True) == asked
+    # Not what it is: accepted as asked of the whole paper, but no defining sentence leads.
+    assert asks_overview(question, "CacheZip", "", by_title=False, about=True) is (asked is not None)
+    assert not asks_overview(question, "CacheZip", "", by_title=False)
+
+
 @given(st.text(max_size=80), st.text(max_size=12), st.booleans())
 def test_overview_parsers_never_raise(question: str, label: str, by_title: bool) -> None:
     asks_overview(question, label, label, by_title=by_title)
@@ -143,3 +163,9 @@ def test_an_overview_question_is_answered_by_what_the_paper_proposes(
 @pytest.mark.parametrize("question", ["Summarize the HyperZoom paper", "Explain FlowNetX in one sentence"])
 def test_an_overview_of_an_unknown_name_is_refused(fake_engine: Engine, tmp_path: Path, question: str) -> None:
     assert with_papers(fake_engine, tmp_path / "zip", "zip", ZIP).ask(question).refused
+
+
+@pytest.mark.parametrize("question", ["How does CacheZip work?", "What problem does CacheZip solve?"])
+def test_a_question_about_the_whole_named_paper_is_answered(fake_engine: Engine, tmp_path: Path, question: str) -> None:
+    a = with_papers(fake_engine, tmp_path / "zip", "zip", ZIP).ask(question)
+    assert not a.refused and {c.paper_id for c in a.citations} == {"zip#1"}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rag.engine import Engine
-from tests.conftest import write_corpus
+from tests.conftest import with_records
 
 PAPERS = [
     "Subpopulation shifts hurt classifiers. We develop group-aware priors over network parameters. "
@@ -26,12 +26,7 @@ META = [
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    folder = tmp_path / "gap"
-    write_corpus(folder, "gap", PAPERS)
-    lines = "".join(f'{{"paper_id": "{m["paper_id"]}", "title": "{m["title"]}"}}\n' for m in META)
-    (folder / "gap.meta.jsonl").write_text(lines, encoding="utf-8")
-    fake_engine.ingest([folder])
-    return fake_engine
+    return with_records(fake_engine, tmp_path / "gap", "gap", PAPERS, META)
 
 
 def test_a_shared_name_is_answered_from_its_papers_never_a_stranger(engine: Engine) -> None:

@@ -32,7 +32,7 @@ from rag.answer.selection import (
     rank_evidence,
 )
 from rag.retrieval.retriever import Retrieval, Retriever
-from rag.types import Hit
+from rag.types import Hit, Paper
 
 Accepted = list[tuple[Hit, list[Evidence], Features]]
 
@@ -134,9 +134,8 @@ def _judge(
     snap = retriever.snapshot
     paper = snap.papers[h.paper_id]
     by_title = h.paper_id in how.by_title
-    overview = not how.multi and asks_overview(
-        question, paper.label, paper.title or "", by_title=by_title, discussed=how.followup
-    )
+    overview = _asks_overview(question, paper, how, by_title)
+    about = overview or _asks_overview(question, paper, how, by_title, about=True)
     ranking = rank_evidence(
         question,
         paper,
@@ -158,9 +157,16 @@ def _judge(
         attainable=how.attainable,
         known=how.known,
         named=by_title,
-        overview=overview,
+        overview=about,
     )
     return ev, f
+
+
+def _asks_overview(question: str, paper: Paper, how: _Judging, by_title: bool, *, about: bool = False) -> bool:
+    """The question asks what this paper is (`about`: or how it works, what it found)."""
+    return not how.multi and asks_overview(
+        question, paper.label, paper.title or "", by_title=by_title, discussed=how.followup, about=about
+    )
 
 
 def _evidence(ranking: Ranking | None, *, one: bool, multi: bool) -> tuple[list[Evidence], list[Evidence]]:

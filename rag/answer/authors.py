@@ -19,7 +19,7 @@ _WHO = re.compile(
     r"(?:who\s+(?:wrote|authored|co-?authored|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
     r"(?:\s+(?:of|behind|for))?|(?:is|are|was|were)\s+behind)"
     r"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?authors?(?:\s+(?:of|for))?"
-    r"|(?:which|what)\s+(?:people|researchers|authors)\s+(?:wrote|authored))"
+    r"|(?:which|what)\s+(?:people|researchers|authors|team)\s+(?:wrote|authored|(?:are|is|were|was)\s+behind))"
     r"(?:\s+(?P<rest>[^?]*?))?\s*[?.!]*\s*$",
     re.I,
 )

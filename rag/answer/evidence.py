@@ -236,7 +236,7 @@ def features(
         terms = [t for t in terms if t in attainable]
     other_forms = written_apart(question, paper_text) | acronym_stems(question, paper_text)
     covered = coverage(terms, hit.paper_id, vocab, other_forms)
-    asked = (subject(question) or question) if overview else question
+    asked = (subject(question, about=True) or question) if overview else question
     asks = needs(asked, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(asked, f"{paper_text} {hit.label} {known}")):

@@ -8,7 +8,6 @@ import time
 import numpy as np
 
 from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
-from rag.answer.authors import asked_authors, asks_who_wrote, papers_by, who_wrote
 from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
@@ -49,10 +48,6 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         t0 = time.perf_counter()
         # Empty or control characters only: one clear UsageError.
         query = query.model_copy(update={"question": check_question(query.question)})
-        by_record = _from_records(query, retriever)
-        if by_record is not None:
-            by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
-            return by_record
         focus = _compared(query.question, retriever)
         if not focus.papers and query.history:
             focus = resolve_focus(query, retriever)
@@ -69,18 +64,6 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         a.note = language_note(query.question, a.note)  # English-only corpus and model: say so
         a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return a
-
-
-def _from_records(query: Query, retriever: Retriever) -> Answer | None:
-    """ "Who wrote X?": the authors of the paper(s) "What is X?" is answered from; "Which papers
-    are by <author>?": that author's papers. None for any other question."""
-    snap = retriever.snapshot
-    rest = asks_who_wrote(query.question)
-    if rest is not None:
-        inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
-        return who_wrote(query.question, inner, snap.papers)
-    names = asked_authors(query.question, snap)
-    return papers_by(query.question, names, snap) if names else None
 
 
 def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriever) -> tuple[Answer, list[str]]:

@@ -41,16 +41,27 @@ _FORMS = (
     rf"(?P<e>.+?)\s*[:,-]?\s*(?:in\s+a\s+nutshell|{_DIGEST}|summari[sz]ed)",
 )
 _OVERVIEW = re.compile(rf"{_LEAD}(?:{'|'.join(_FORMS)}){_TRAIL}", re.I)
+# Asked of the whole paper too, but not what it is: "How does X work?", "What problem does X
+# solve?", "X main result". The paper answers; its sentences closest to the question lead.
+_ABOUT_FORMS = (
+    r"how\s+(?:does|do|did)\s+(?P<a>.+?)\s+work",
+    r"what\s+problems?\s+(?:does|do|did|is)\s+(?P<b>.+?)\s+(?:solve|solving|address|addressing|tackle|tackling)",
+    r"what\s+(?:is|are|were)\s+(?:the\s+)?(?:main\s+|key\s+)?(?:results?|findings?)\s+(?:of|in)\s+(?P<c>.+?)",
+    r"(?:the\s+)?(?:main\s+|key\s+)?(?:results?|findings?)\s+(?:of|in)\s+(?P<d>.+?)",
+    r"(?P<e>.+?)(?:'s)?\s*[:,-]?\s*(?:main|key)\s+(?:results?|findings?|idea|contributions?)",
+)
+_ABOUT = re.compile(rf"{_LEAD}(?:{'|'.join(_ABOUT_FORMS)}){_TRAIL}", re.I)
 _FRAME_STEMS = frozenset(content_stems("paper work method model framework benchmark approach study article"))
 
 
-def subject(question: str) -> str | None:
+def subject(question: str, *, about: bool = False) -> str | None:
     """What an overview question asks about ("Explain GENIE in one sentence" -> "GENIE"), or
-    None when the question is not one."""
-    m = _OVERVIEW.match(question)
-    if m is None:
-        return None
-    return next(g for g in m.groups() if g is not None).strip()
+    None when the question is not one (`about`: also "How does X work?" and its kind)."""
+    for pattern in (_ABOUT, _OVERVIEW) if about else (_OVERVIEW,):
+        m = pattern.match(question)
+        if m is not None:
+            return next(g for g in m.groups() if g is not None).strip()
+    return None
 
 
 def names_only(text: str, label: str) -> bool:
@@ -76,11 +87,14 @@ _BACK = re.compile(
 )
 
 
-def asks_overview(question: str, label: str, title: str, *, by_title: bool, discussed: bool = False) -> bool:
-    """The question asks what this paper is: it names the paper by its label, or (`by_title`:
-    the question names it by its title's words) by words all of which are its title's, or
-    (`discussed`: the conversation is about this paper) refers back to it."""
-    s = subject(question)
+def asks_overview(
+    question: str, label: str, title: str, *, by_title: bool, discussed: bool = False, about: bool = False
+) -> bool:
+    """The question asks what this paper is (`about`: or how it works, what it solves, what it
+    found): it names the paper by its label, or (`by_title`: the question names it by its
+    title's words) by words all of which are its title's, or (`discussed`: the conversation is
+    about this paper) refers back to it."""
+    s = subject(question, about=about)
     if s is None:
         return False
     if names_only(s, label) or (discussed and _BACK.fullmatch(s) is not None):

@@ -37,8 +37,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         # With --corpus, questions may be about the extra corpus's papers (the dev set at scale).
         roots = [Path(s.data_dir), *(Path(c) for c in args.corpus or [])]
-        abstracts = {p.paper_id: p.abstract for f in corpus_files(roots) for p in read_corpus_file(f)}
-        problems, notes = check_set(cases, abstracts)
+        papers = [p for f in corpus_files(roots) for p in read_corpus_file(f)]
+        abstracts = {p.paper_id: p.abstract for p in papers}
+        records = {p.paper_id: " ".join([p.title or "", *(p.authors or [])]) for p in papers}
+        problems, notes = check_set(cases, abstracts, records=records)
         if args.against:
             from rag.evaluation.leaks import check_leaks
 

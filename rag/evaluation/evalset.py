@@ -119,8 +119,11 @@ _REFERS_BACK = (
 )
 
 
-def check_set(cases: list[EvalCase], abstracts: dict[str, str], *, max_ngram: int = 6) -> tuple[list[str], list[str]]:
-    """The `--check` rules. Returns (problems, notes); problems make the check fail."""
+def check_set(
+    cases: list[EvalCase], abstracts: dict[str, str], *, max_ngram: int = 6, records: dict[str, str] | None = None
+) -> tuple[list[str], list[str]]:
+    """The `--check` rules. Returns (problems, notes); problems make the check fail.
+    `records`: each paper's title and authors, where a row tagged `authors` finds its facts."""
     problems: list[str] = []
     notes: list[str] = []
     for c in cases:
@@ -131,8 +134,9 @@ def check_set(cases: list[EvalCase], abstracts: dict[str, str], *, max_ngram: in
         for ev in c.evidence_list():
             if not any(ev in t for t in gold_texts):
                 problems.append(f"{c.id}: evidence not verbatim in a gold abstract: {ev[:60]!r}")
+        facts_in = gold_texts + ([(records or {}).get(g, "") for g in c.gold_ids] if "authors" in c.tags else [])
         for fact in c.answer_facts:
-            if not any(match_form(fact) in match_form(t) for t in gold_texts):
+            if not any(match_form(fact) in match_form(t) for t in facts_in):
                 problems.append(f"{c.id}: fact {fact!r} not in a gold abstract")
         if not c.lexical and gold_texts:
             n = max(longest_shared_ngram(c.question, t) for t in gold_texts)

@@ -148,22 +148,33 @@ class Snapshot:
     def _one_word_labels(self) -> set[str]:
         """One-word labels matched in any case, unless the word is common in the abstracts
         (with thousands of papers some paper coins "GAP"; "gap" in a question names nobody)."""
+        return set(self._any_case_labels)
+
+    @cached_property
+    def _any_case_labels(self) -> dict[str, set[str]]:
         df = self.vocabulary.df
-        return {
-            p.label.lower()
-            for p in self.papers.values()
-            if " " not in p.label and max((df.get(s, 0) for s in content_stems(p.label)), default=0) <= 2
-        }
+        out: dict[str, set[str]] = {}
+        for pid, p in self.papers.items():
+            if " " not in p.label and max((df.get(s, 0) for s in content_stems(p.label)), default=0) <= 2:
+                out.setdefault(p.label.lower(), set()).add(pid)
+        return out
 
     def named_in(self, question: str) -> set[str]:
         """Papers whose label the question contains (case-sensitive, whole words), found by
-        looking up the question's word n-grams in a table built once per snapshot."""
+        looking up the question's word n-grams in a table built once per snapshot; a naming
+        one-word label no abstract uses as a common word also in lowercase ("adasplash": users
+        type names in lowercase, and at 2,416 papers a FlashAttention paper answered for it)."""
         exact, odd = self._label_table
         tokens = [(m.start(), m.end()) for m in re.finditer(r"[\w-]+", question)]
         found: set[str] = set()
         for i in range(len(tokens)):
             for j in range(i, min(i + 6, len(tokens))):
                 found |= exact.get(question[tokens[i][0] : tokens[j][1]], set())
+        any_case = self._any_case_labels
+        for a, b in tokens:
+            # Typed all in lowercase only: "Medusa" as another paper's baseline is not "MEDUSA".
+            if question[a:b].islower():
+                found |= any_case.get(question[a:b], set()) & self.naming
         return found | named_papers(question, odd)
 
     def names_any(self, question: str) -> bool:

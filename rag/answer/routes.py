@@ -1,0 +1,69 @@
+"""Which path answers a question. Most are answered from the abstracts' sentences
+(`extractive.answer`); a venue in the question narrows the papers first ("Which ICML 2025
+papers …"), and who wrote a paper, or which papers a person wrote, is answered from the
+papers' records (`authors`)."""
+
+from __future__ import annotations
+
+import time
+
+from rag.answer import extractive
+from rag.answer.authors import asked_authors, asks_who_wrote, papers_by, who_wrote
+from rag.answer.question import check_question
+from rag.answer.venue import venue_scope
+from rag.retrieval.retriever import Retriever
+from rag.types import REFUSAL, Answer, Query
+
+
+def answer(query: Query, retriever: Retriever) -> Answer:
+    """The extractive answer to `query`, by whichever path answers it."""
+    with retriever.pinned():
+        t0 = time.perf_counter()
+        query = query.model_copy(update={"question": check_question(query.question)})
+        scope = venue_scope(query.question, retriever.snapshot.papers)
+        if scope is not None:
+            return _in_venue(query, scope, retriever)
+        by_record = _from_records(query, retriever)
+        if by_record is None:
+            return extractive.answer(query, retriever)
+        by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
+        return by_record
+
+
+def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retriever) -> Answer:
+    """The question without its venue, among that venue's papers (and any asked for)."""
+    rest, pids, venue = scope
+    allowed = [p for p in pids if query.papers is None or p in query.papers]
+    if not allowed:
+        return Answer(
+            question=query.question,
+            answer=REFUSAL,
+            refused=True,
+            backend="extractive",
+            latency_ms=0.0,
+            note=f"No indexed paper is from {venue}.",
+        )
+    a = answer(query.model_copy(update={"question": rest, "papers": allowed}), retriever)
+    a.question = query.question
+    a.note = " ".join(
+        filter(
+            None,
+            [
+                f"Answered among the {len(allowed)} indexed {'paper' if len(allowed) == 1 else 'papers'} from {venue}.",
+                a.note,
+            ],
+        )
+    )
+    return a
+
+
+def _from_records(query: Query, retriever: Retriever) -> Answer | None:
+    """ "Who wrote X?": the authors of the paper(s) "What is X?" is answered from; "Which papers
+    are by <author>?": that author's papers. None for any other question."""
+    snap = retriever.snapshot
+    rest = asks_who_wrote(query.question)
+    if rest is not None:
+        inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
+        return who_wrote(query.question, inner, snap.papers)
+    names = asked_authors(query.question, snap)
+    return papers_by(query.question, names, snap) if names else None

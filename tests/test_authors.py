@@ -98,6 +98,7 @@ def test_who_wrote_a_named_paper(engine: Engine) -> None:
     assert [(c.paper_id, c.quote) for c in a.citations] == [
         ("rec#1", "We introduce CacheZip, a codec that compresses key-value caches.")
     ]
+    assert a.sources[0].paper_id == "rec#1"  # every cited paper is among the sources, the answer's first
 
 
 def test_who_wrote_it_in_a_conversation(engine: Engine) -> None:
@@ -116,7 +117,7 @@ def test_who_wrote_an_unknown_paper_is_refused(engine: Engine) -> None:
 
 def test_papers_by_an_author(engine: Engine) -> None:
     a = engine.ask("Which papers are by Ada Lovelace?")
-    assert {c.paper_id for c in a.citations} == {"rec#1", "rec#2"}
+    assert {c.paper_id for c in a.citations} == {"rec#1", "rec#2"} == {s.paper_id for s in a.sources}
     assert a.answer.count("\n") == 1 and a.answer.startswith("- ")
     assert engine.ask("Which papers are by Grace Hopper?").refused
 

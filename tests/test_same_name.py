@@ -44,3 +44,25 @@ def test_in_a_conversation_the_name_means_the_namesake_it_is_about(engine: Engin
     ]
     a = engine.ask("give me the tl;dr of the second one", history=history, explain=True)
     assert {c.paper_id for c in a.citations} == {"gap#2"}, a.explain
+
+
+LABELLED = [
+    "Robots fail when grasping unseen objects. We present ADEPT, a grasp planner trained on simulated "
+    "objects. ADEPT grasps 90% of unseen household objects.",
+    "Language models forget facts after editing. We present ADEPT, an editing method that keeps "
+    "unrelated facts intact. ADEPT edits thousands of facts without forgetting.",
+]
+
+
+def test_in_a_conversation_a_shared_label_means_the_paper_discussed(fake_engine: Engine, tmp_path: Path) -> None:
+    meta = [
+        {"paper_id": "ad#1", "title": "ADEPT: Grasp Planning for Unseen Objects"},
+        {"paper_id": "ad#2", "title": "ADEPT: Editing Facts without Forgetting"},
+    ]
+    engine = with_records(fake_engine, tmp_path / "ad", "ad", LABELLED, meta)
+    history = [
+        {"role": "user", "content": "What is ADEPT?"},
+        {"role": "assistant", "content": "ADEPT: an editing method that keeps unrelated facts intact."},
+    ]
+    a = engine.ask("summarize it", history=history, explain=True)
+    assert {c.paper_id for c in a.citations} == {"ad#2"}, a.explain

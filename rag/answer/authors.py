@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.selection import defining_sentence
 from rag.index.snapshot import Snapshot
-from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck
+from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck, Source
 
 MAX_PAPERS = 5  # "who wrote the papers on X?": the authors of the first few cited
 FROM_RECORD = "Authors are from the papers' records (their metadata), not from the abstracts."
@@ -52,7 +52,9 @@ def who_wrote(question: str, inner: Answer, papers: Mapping[str, Paper]) -> Answ
     for c in inner.citations:
         first.setdefault(c.paper_id, c)
     chosen = [(papers[p], c.quote) for p, c in list(first.items())[:MAX_PAPERS] if papers[p].authors]
-    return _answer(question, [(p, q, f"{_title(p)} is by {_names(p.authors or [])}.") for p, q in chosen])
+    a = _answer(question, [(p, q, f"{_title(p)} is by {_names(p.authors or [])}.") for p, q in chosen])
+    a.sources, a.closest = inner.sources, inner.closest if a.refused else []
+    return a
 
 
 def papers_by(question: str, names: list[str], snap: Snapshot) -> Answer:
@@ -65,7 +67,9 @@ def papers_by(question: str, names: list[str], snap: Snapshot) -> Answer:
         quote = defining_sentence([q for _, q in snap.paper_quotes(pid)], p.label)
         if quote:
             lines.append((p, quote, f"{_title(p)} ({_names(p.authors or [])})."))
-    return _answer(question, lines, listed=True)
+    a = _answer(question, lines, listed=True)
+    a.sources = [Source(paper_id=p.paper_id, score=1.0) for p, _, _ in lines]
+    return a
 
 
 def _answer(question: str, lines: list[tuple[Paper, str, str]], *, listed: bool = False) -> Answer:

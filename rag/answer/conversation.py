@@ -56,7 +56,10 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
     if not isinstance(content, str):
         return []
     found = snap.mentions.find(content)
-    for group in snap.shared_title_refs(content):
+    by_label: dict[str, list[str]] = {}
+    for p in found:
+        by_label.setdefault(snap.papers[p].label.lower(), []).append(p)
+    for group in [*snap.shared_title_refs(content), *(g for g in by_label.values() if len(g) > 1)]:
         inside = [p for p in group if p in found]
         best = _best_in_context(inside, context, snap) if len(inside) > 1 else None
         found = [p for p in found if p not in inside or p == best or best is None]
@@ -64,8 +67,8 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
 
 
 def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | None:
-    """Of papers with the same name ("Mind the Gap: …" twice), the one whose abstract has the
-    most of the conversation's other words; None on a tie. Counting both as mentioned made
+    """Of papers with the same name ("Mind the Gap: …" twice, two papers labelled "ADEPT"), the
+    one whose abstract has the most of the conversation's other words; None on a tie. Counting both as mentioned made
     "the second one" of a two-paper answer the namesake (2,416 papers)."""
     name = set.intersection(*(set(content_stems(snap.papers[p].title or "")) for p in pids))
     words = set(content_stems(context)) - name

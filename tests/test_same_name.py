@@ -66,3 +66,14 @@ def test_in_a_conversation_a_shared_label_means_the_paper_discussed(fake_engine:
     ]
     a = engine.ask("summarize it", history=history, explain=True)
     assert {c.paper_id for c in a.citations} == {"ad#2"}, a.explain
+
+
+def test_a_label_two_papers_share_is_answered_from_both_and_said(fake_engine: Engine, tmp_path: Path) -> None:
+    meta = [
+        {"paper_id": "ad#1", "title": "ADEPT: Grasp Planning for Unseen Objects"},
+        {"paper_id": "ad#2", "title": "ADEPT: Editing Facts without Forgetting"},
+    ]
+    engine = with_records(fake_engine, tmp_path / "ad", "ad", LABELLED, meta)
+    a = engine.ask("What is ADEPT?", explain=True)
+    assert {c.paper_id for c in a.citations} == {"ad#1", "ad#2"}, a.explain
+    assert a.note and "Grasp Planning" in a.note and "Editing Facts" in a.note

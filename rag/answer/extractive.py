@@ -16,6 +16,7 @@ from rag.answer.language import language_note
 from rag.answer.question import check_question
 from rag.answer.references import compared, compares
 from rag.answer.runner_up import named_runner_up, near_tie
+from rag.index.title_refs import SHARED_MAX
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
 
@@ -119,11 +120,15 @@ def _same_name(question: str, focus: Focus, retriever: Retriever) -> Focus | Non
     the one the conversation is about. Answering from whichever paper retrieval ranks first
     answered from neither at 2,416 papers (a paper on "theory of mind" games ranked first)."""
     snap = retriever.snapshot
-    groups = snap.shared_title_refs(question)
-    if len(groups) != 1 or snap.named_in(question) or snap.referenced_in(question):
+    by_label: dict[str, list[str]] = {}
+    for p in sorted(snap.named_in(question)):
+        by_label.setdefault(snap.papers[p].label.lower(), []).append(p)
+    labels = [g for g in by_label.values() if 1 < len(g) <= SHARED_MAX]  # "SBS", coined by two
+    groups = snap.shared_title_refs(question) + labels
+    if len(groups) != 1 or len(by_label) > len(labels) or snap.referenced_in(question):
         return None
     papers = [p for p in groups[0] if p in focus.papers] or groups[0]
-    why = f"titles {groups[0]} share the name the question uses"
+    why = f"papers {groups[0]} share the name the question uses"
     return Focus(papers, explicit=True, why=why, discussed=focus.discussed, same_name=len(papers) > 1)
 
 

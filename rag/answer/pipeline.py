@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rag.answer.authors import from_records
 from rag.answer.generate import llm_answer
 from rag.answer.present import present
+from rag.answer.records import from_records
 from rag.answer.routes import answer
 from rag.errors import BackendUnavailable
 from rag.models.llm import ChatLLM

@@ -1,15 +1,15 @@
 """Which path answers a question. Most are answered from the abstracts' sentences
 (`extractive.answer`); a venue in the question narrows the papers first ("Which ICML 2025
 papers …"), and who wrote a paper, or which papers a person wrote, is answered from the
-papers' records (`authors`)."""
+papers' records (`records`)."""
 
 from __future__ import annotations
 
 import time
 
 from rag.answer import extractive
-from rag.answer.authors import asked_authors, asks_who_wrote, papers_by, who_wrote
 from rag.answer.question import check_question
+from rag.answer.records import asked_authors, from_record, papers_by, record_asked
 from rag.answer.venue import venue_scope
 from rag.retrieval.retriever import Retriever
 from rag.types import REFUSAL, Answer, Query
@@ -58,12 +58,14 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
 
 
 def _from_records(query: Query, retriever: Retriever) -> Answer | None:
-    """ "Who wrote X?": the authors of the paper(s) "What is X?" is answered from; "Which papers
-    are by <author>?": that author's papers. None for any other question."""
+    """ "Who wrote X?", "Give me the link to X", "When was X published?": that field of the
+    record of the paper(s) "What is X?" is answered from; "Which papers are by <author>?": that
+    author's papers. None for any other question."""
     snap = retriever.snapshot
-    rest = asks_who_wrote(query.question)
-    if rest is not None:
+    asked = record_asked(query.question)
+    if asked is not None:
+        field, rest = asked
         inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
-        return who_wrote(query.question, inner, snap.papers)
+        return from_record(query.question, field, inner, snap.papers)
     names = asked_authors(query.question, snap)
     return papers_by(query.question, names, snap) if names else None

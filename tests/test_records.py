@@ -1,5 +1,5 @@
-"""Who wrote a paper, and which papers a person wrote: answered from the papers' records, each
-line cited to its paper by a sentence of its abstract (`rag.answer.authors`)."""
+"""Who wrote a paper, which papers a person wrote, its link and its venue: answered from the
+papers' records, each line cited to its paper by a sentence of its abstract (`rag.answer.records`)."""
 
 from pathlib import Path
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.authors import FROM_RECORD, asks_who_wrote
 from rag.answer.pipeline import ask
+from rag.answer.records import FROM_RECORD, asks_who_wrote, record_asked
 from rag.engine import Engine
 from rag.index.authors import AuthorIndex, fold
 from rag.types import Paper, Query
@@ -36,9 +36,30 @@ def test_asks_who_wrote(question: str, rest: str | None) -> None:
     assert asks_who_wrote(question) == rest
 
 
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Give me the link to the CacheZip paper", ("url", "the CacheZip paper")),
+        ("Where can I read CacheZip?", ("url", "CacheZip")),
+        ("link?", ("url", "")),
+        ("When was CacheZip published?", ("venue", "CacheZip")),
+        ("Which conference is CacheZip from?", ("venue", "CacheZip")),
+        ("Who wrote CacheZip?", ("authors", "CacheZip")),
+        ("Where can I find the code for CacheZip?", None),  # the abstract's own sentence gives it
+        ("link to the CacheZip weights", None),
+        ("What is the link between caches and memory?", None),
+        ("Where did the gains come from?", None),
+        ("When was the model trained?", None),
+    ],
+)
+def test_record_asked(question: str, asked: tuple[str, str] | None) -> None:
+    assert record_asked(question) == asked
+
+
 @given(st.text(max_size=100))
 def test_asks_who_wrote_never_raises(question: str) -> None:
     asks_who_wrote(question)
+    record_asked(question)
 
 
 def _paper(pid: str, authors: list[str]) -> Paper:
@@ -80,6 +101,8 @@ META = [
         "paper_id": "rec#1",
         "title": "CacheZip: Compressing Key-Value Caches",
         "authors": ["Ada Lovelace", "Alan Turing"],
+        "url": "https://openreview.net/forum?id=zip",
+        "venue": "ICML 2025",
     },
     {"paper_id": "rec#2", "title": "FoldNet: Designing Protein Backbones", "authors": ["Ada Lovelace"]},
 ]
@@ -126,3 +149,10 @@ def test_an_llm_backend_answers_from_the_records_without_the_llm(engine: Engine)
     llm = ScriptedLLM("Someone else wrote it [1].")
     a = ask(Query(question="Who wrote CacheZip?"), backend="local", retriever=engine.retriever, llm=llm)
     assert llm.calls == 0 and "Alan Turing" in a.answer
+
+
+def test_the_link_and_the_venue_of_a_named_paper(engine: Engine) -> None:
+    a = engine.ask("Give me the link to the CacheZip paper")
+    assert a.answer == "“CacheZip: Compressing Key-Value Caches” is at https://openreview.net/forum?id=zip [1]"
+    assert engine.ask("When was CacheZip published?").answer.endswith("is from ICML 2025. [1]")
+    assert engine.ask("When was FoldNet published?").refused  # its record has no venue

@@ -1,6 +1,7 @@
-"""Who wrote a paper, and which papers a person wrote. Authors are in the papers' records, never
-in their abstracts: such an answer says so, and cites each paper by a sentence of its abstract
-that says what the paper is, so the paper shown is the one the record belongs to."""
+"""What the papers' records hold, not their abstracts: who wrote a paper, which papers a person
+wrote, where a paper is (its link) and where it appeared (venue, year). Such an answer says it
+is from the records, and cites each paper by a sentence of its abstract that says what the
+paper is, so the paper shown is the one the record belongs to."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rag.index.snapshot import Snapshot
 from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck, Source
 
 MAX_PAPERS = 5  # "who wrote the papers on X?": the authors of the first few cited
-FROM_RECORD = "Authors are from the papers' records (their metadata), not from the abstracts."
+FROM_RECORD = "From the papers' records (their metadata), not from the abstracts."
 _WHO = re.compile(
     r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+)?"
     r"(?:who\s+(?:wrote|authored|co-?authored|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
@@ -21,6 +22,27 @@ _WHO = re.compile(
     r"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?authors?(?:\s+(?:of|for))?"
     r"|(?:which|what)\s+(?:people|researchers|authors|team)\s+(?:wrote|authored|(?:are|is|were|was)\s+behind))"
     r"(?:\s+(?P<rest>[^?]*?))?\s*[?.!]*\s*$",
+    re.I,
+)
+# "Give me the link to X", "Where can I read X?", "URL of X"; not the code or data ("where can I
+# find the code?" is answered by the abstract's sentence that gives it).
+_NOT_PAPER = (
+    r"(?![^?]*\b(?:code|data|datasets?|weights|implementations?|repo|repository|github|checkpoints?|models?)\b)"
+)
+_LINK = re.compile(
+    r"^\s*(?:(?:can|could)\s+you\s+|please\s+)?(?:(?:give|send|show)\s+(?:me\s+)?|share\s+|what(?:'s|\s+is)\s+)?"
+    rf"(?:the\s+|a\s+)?(?:link|url|pdf|openreview(?:\s+(?:link|page))?|web\s*page)(?:\s+(?:to|for|of)\s+{_NOT_PAPER}"
+    r"(?P<rest>[^?]+?))?\s*[?.!]*\s*$"
+    rf"|^\s*where\s+(?:can|do|could)\s+i\s+(?:read|find|get|download)\s+{_NOT_PAPER}(?P<rest2>[^?]+?)(?:\s+online)?"
+    r"\s*[?.!]*\s*$",
+    re.I,
+)
+# "When was X published?", "Which conference is X from?"; not "where did the gains come from?".
+_VENUE = re.compile(
+    r"^\s*(?:when|where)\s+(?:was|were|is|did)\s+(?P<rest>[^?]+?)\s+(?:published|appear(?:ed)?|presented|accepted)"
+    r"\s*[?.!]*\s*$"
+    r"|^\s*(?:in\s+)?(?:which|what)\s+(?:year|venue|conference)\s+(?:was|were|is|did)\s+(?P<rest2>[^?]+?)\s+"
+    r"(?:published|appear(?:ed)?|presented|accepted|from)\s*[?.!]*\s*$",
     re.I,
 )
 # "Which papers are by X?", "What did X write?", "papers by X", "X's papers".
@@ -35,8 +57,17 @@ _BY = re.compile(
 def asks_who_wrote(question: str) -> str | None:
     """What "who wrote …?" asks about ("the ZebraLogic paper"; "" for "who are the authors?"),
     or None when the question asks something else."""
-    m = _WHO.match(question)
-    return None if m is None else (m.group("rest") or "").strip()
+    asked = record_asked(question)
+    return asked[1] if asked and asked[0] == "authors" else None
+
+
+def record_asked(question: str) -> tuple[str, str] | None:
+    """(the record's field asked for: "authors", "url" or "venue"; what it is asked of), or None."""
+    for field, pattern in (("authors", _WHO), ("url", _LINK), ("venue", _VENUE)):
+        m = pattern.match(question)
+        if m is not None:
+            return field, next((g for g in m.groups() if g), "").strip()
+    return None
 
 
 def asked_authors(question: str, snap: Snapshot) -> list[str]:
@@ -45,16 +76,30 @@ def asked_authors(question: str, snap: Snapshot) -> list[str]:
     return snap.authors.named(next(g for g in m.groups() if g)) if m else []
 
 
-def who_wrote(question: str, inner: Answer, papers: Mapping[str, Paper]) -> Answer:
-    """The authors of the papers `inner` (the answer to "what is <the paper asked about>?")
-    cites, each line cited by the sentence `inner` led with for that paper."""
+def from_record(question: str, field: str, inner: Answer, papers: Mapping[str, Paper]) -> Answer:
+    """The `field` of the papers `inner` (the answer to "what is <the paper asked about>?")
+    cites, each line cited by the sentence `inner` led with for that paper; a paper whose
+    record lacks the field is left out (none left: refused)."""
     first: dict[str, Citation] = {}
     for c in inner.citations:
         first.setdefault(c.paper_id, c)
-    chosen = [(papers[p], c.quote) for p, c in list(first.items())[:MAX_PAPERS] if papers[p].authors]
-    a = _answer(question, [(p, q, f"{_title(p)} is by {_names(p.authors or [])}.") for p, q in chosen])
+    lines = []
+    for pid, c in list(first.items())[:MAX_PAPERS]:
+        line = _record_line(papers[pid], field)
+        if line:
+            lines.append((papers[pid], c.quote, line))
+    a = _answer(question, lines)
     a.sources, a.closest = inner.sources, inner.closest if a.refused else []
     return a
+
+
+def _record_line(p: Paper, field: str) -> str | None:
+    if field == "authors":
+        return f"{_title(p)} is by {_names(p.authors)}." if p.authors else None
+    if field == "url":
+        return f"{_title(p)} is at {p.url}" if p.url else None
+    where = p.venue or (str(p.year) if p.year else None)
+    return f"{_title(p)} is from {where}." if where else None
 
 
 def papers_by(question: str, names: list[str], snap: Snapshot) -> Answer:
@@ -103,4 +148,4 @@ def _names(authors: list[str]) -> str:
 
 def from_records(question: str, snap: Snapshot) -> bool:
     """The question is answered from the papers' records (an LLM has nothing to add)."""
-    return asks_who_wrote(question) is not None or bool(asked_authors(question, snap))
+    return record_asked(question) is not None or bool(asked_authors(question, snap))

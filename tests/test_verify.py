@@ -154,6 +154,12 @@ def test_llm_answer_verified_and_streamed(engine: Engine) -> None:
     assert a.first_token_ms is not None
 
 
+def test_a_repeated_sentence_is_released_once(engine: Engine) -> None:
+    said = "FoldNet designs 120 novel folds validated in the lab [1]. "
+    a, released = run(engine, ScriptedLLM(said * 3))
+    assert released == ["FoldNet designs 120 novel folds validated in the lab. [1]"] and a.answer == released[0]
+
+
 def test_llm_answer_falls_back_when_nothing_is_supported(engine: Engine) -> None:
     a, released = run(engine, ScriptedLLM("FoldNet designs 999 folds [1]. Totally unrelated claim [5]."))
     assert a.answer_source == "fallback" and "120" in a.answer and released

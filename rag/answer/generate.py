@@ -84,6 +84,9 @@ class _Verifier:
         self.refused |= refused
         out = []
         for claim in claims:
+            if any(r.startswith(f"{claim.text} [") for r in self.released):
+                log.debug("dropped a repeated sentence: %s", claim.text)  # small models loop
+                continue
             v = verify_claim(
                 claim, self.evidence, self.paper_sentences, self.abstracts, self.cosine, labels=self.labels
             )

@@ -28,6 +28,8 @@ from tests.fakes import ScriptedLLM
         ("Which researchers wrote CacheZip?", "CacheZip"),
         ("Which researchers are behind that one?", "that one"),
         ("What do the authors of CacheZip recommend?", None),
+        ("The authors of CacheZip recommend what?", None),
+        ("Who wrote CacheZip and what does it propose?", None),
         ("Which university are the authors of CacheZip from?", None),
         ("Who benefits from CacheZip?", None),
     ],

@@ -74,7 +74,7 @@ def test_a_venue_question_is_answered_among_that_venues_papers(engine: Engine) -
     assert not a.refused, a.explain
     assert {c.paper_id for c in a.citations} == {"ven#1"}
     assert a.question == "Which ICML 2025 papers compress key-value caches?"
-    assert a.note == "Answered among the 1 indexed paper from ICML 2025."
+    assert a.note == "Answered among the 1 indexed paper from ICML 2025. 1 indexed paper has no venue in their records."
 
 
 def test_a_venue_no_paper_has_is_refused_and_said(engine: Engine) -> None:

@@ -68,8 +68,8 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
 
 def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | None:
     """Of papers with the same name ("Mind the Gap: …" twice, two papers labelled "ADEPT"), the
-    one whose abstract has the most of the conversation's other words; None on a tie. Counting both as mentioned made
-    "the second one" of a two-paper answer the namesake (2,416 papers)."""
+    one whose abstract has the most of the conversation's other words; None on a tie. Counting
+    both as mentioned made "the second one" of a two-paper answer the namesake (2,416 papers)."""
     name = set.intersection(*(set(content_stems(snap.papers[p].title or "")) for p in pids))
     words = set(content_stems(context)) - name
     stems = snap.vocabulary.paper_stems

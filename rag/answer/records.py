@@ -15,13 +15,23 @@ from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck, Source
 
 MAX_PAPERS = 5  # "who wrote the papers on X?": the authors of the first few cited
 FROM_RECORD = "From the papers' records (their metadata), not from the abstracts."
+# What follows "who wrote" names a paper: a second question after it ("Who wrote X and what
+# does it propose?") is no records question, nor is a verb after "the authors of X" ("The
+# authors of X recommend what?"), though a description may have one ("who wrote the paper
+# showing that …").
+_ONE_QUESTION = r"(?![^?]*\b(?:and|but)\s+(?:what|how|why|which|where|when|who|is|are|does|do|did)\b)"
+_NO_VERB = (
+    r"(?![^?]*\b(?:recommend|propos|suggest|find|found|show|claim|argu|say|said|use|report|conclud|do|does|did"
+    r"|think|believe|mean|want|need|compare|evaluat|achiev)\w*\b)"
+)
 _WHO = re.compile(
     r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+)?"
-    r"(?:who\s+(?:wrote|authored|co-?authored|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
+    r"(?:(?:who\s+(?:wrote|authored|co-?authored|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
     r"(?:\s+(?:of|behind|for))?|(?:is|are|was|were)\s+behind)"
-    r"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?authors?(?:\s+(?:of|for))?"
     r"|(?:which|what)\s+(?:people|researchers|authors|team)\s+(?:wrote|authored|(?:are|is|were|was)\s+behind))"
-    r"(?:\s+(?P<rest>[^?]*?))?\s*[?.!]*\s*$",
+    rf"(?:\s+{_ONE_QUESTION}(?P<rest>[^?]*?))?"
+    rf"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?authors?(?:\s+(?:of|for)\s+{_ONE_QUESTION}{_NO_VERB}(?P<rest2>[^?]*?))?)"
+    r"\s*[?.!]*\s*$",
     re.I,
 )
 # "Give me the link to X", "Where can I read X?", "URL of X"; not the code or data ("where can I

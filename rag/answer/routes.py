@@ -1,7 +1,7 @@
 """Which path answers a question. Most are answered from the abstracts' sentences
 (`extractive.answer`); a venue in the question narrows the papers first ("Which ICML 2025
-papers …"), and who wrote a paper, or which papers a person wrote, is answered from the
-papers' records (`records`)."""
+papers …"); who wrote a paper, where it is, where it appeared, and which papers a person
+wrote are answered from the papers' records (`records`)."""
 
 from __future__ import annotations
 
@@ -45,15 +45,13 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
         )
     a = answer(query.model_copy(update={"question": rest, "papers": allowed}), retriever)
     a.question = query.question
-    a.note = " ".join(
-        filter(
-            None,
-            [
-                f"Answered among the {len(allowed)} indexed {'paper' if len(allowed) == 1 else 'papers'} from {venue}.",
-                a.note,
-            ],
-        )
-    )
+    n = len(allowed)
+    scoped = f"Answered among the {n} indexed {'paper' if n == 1 else 'papers'} from {venue}."
+    # A paper whose record gives no venue may be from it too: say how many were left out.
+    unknown = sum(1 for p in retriever.snapshot.papers.values() if not p.venue)
+    if unknown:
+        scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no venue in their records."
+    a.note = f"{scoped} {a.note}" if a.note else scoped
     return a
 
 

@@ -77,3 +77,17 @@ def test_a_label_two_papers_share_is_answered_from_both_and_said(fake_engine: En
     a = engine.ask("What is ADEPT?", explain=True)
     assert {c.paper_id for c in a.citations} == {"ad#1", "ad#2"}, a.explain
     assert a.note and "Grasp Planning" in a.note and "Editing Facts" in a.note
+
+
+def test_a_comparison_naming_a_shared_label_compares_each_namesake(fake_engine: Engine, tmp_path: Path) -> None:
+    cache = "Key-value caches limit long contexts. We introduce CacheZip, a codec for key-value caches."
+    meta = [
+        {"paper_id": "ad#1", "title": "ADEPT: Grasp Planning for Unseen Objects"},
+        {"paper_id": "ad#2", "title": "ADEPT: Editing Facts without Forgetting"},
+        {"paper_id": "ad#3", "title": "CacheZip: Compressing Key-Value Caches"},
+    ]
+    engine = with_records(fake_engine, tmp_path / "ad", "ad", [*LABELLED, cache], meta)
+    a = engine.ask("Compare ADEPT and CacheZip on editing facts without forgetting", explain=True)
+    assert a.explain and "the question compares ['ad#2', 'ad#1', 'ad#3']" in a.explain[0]  # the closest first
+    assert "ad#2" in {c.paper_id for c in a.citations} <= {"ad#1", "ad#2", "ad#3"}
+    assert a.note and a.note.index("Editing Facts") < a.note.index("Grasp Planning")

@@ -42,6 +42,7 @@ class Focus:
     discussed: list[str] = field(default_factory=list)  # every paper the conversation named
     compared: bool = False  # the question itself compares these papers by name
     same_name: bool = False  # the question uses a title's name that these papers' titles share
+    namesakes: list[str] = field(default_factory=list)  # the papers of a compared name several have
 
 
 def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> list[str]:

@@ -60,6 +60,8 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         a, why = _in_context(query, focus, standalone, retriever)
         if focus.same_name and not a.refused:
             a.note = _same_name_note(focus.papers, retriever)
+        elif focus.namesakes and not a.refused:
+            a.note = _same_name_note(focus.namesakes, retriever)
         if query.explain:
             a.explain = why + (a.explain or [])
         a.note = language_note(query.question, a.note)  # English-only corpus and model: say so
@@ -108,11 +110,32 @@ def _names_another_paper(question: str, focus: Focus, retriever: Retriever) -> b
 
 
 def _compared(question: str, retriever: Retriever) -> Focus:
-    """The papers the question compares by name (`references.compared`), as the focus."""
+    """The papers the question compares by name (`references.compared`), as the focus. A name
+    two or three papers have ("CPO vs JDI-CP" with three indexed papers coining "CPO") stands
+    for each of them, closest to the question first; the answer's note names them (taking the
+    closest alone compared, at 2,416 papers, a causal-inference "CPO" with JDI-CP)."""
     snap = retriever.snapshot
     named = {p: snap.papers[p].label for p in snap.named_in(question) if p in snap.papers}
+    others: dict[str, list[str]] = {}  # the closest of a shared name -> its namesakes
+    if len(named) >= 2 and compares(question):
+        for group in _by_label(named).values():
+            if 1 < len(group) <= SHARED_MAX:
+                ranked = [h.paper_id for h in retriever.retrieve(question, top_k=len(group), papers=group).hits]
+                named = {p: label for p, label in named.items() if p not in group or p == ranked[0]}
+                others[ranked[0]] = ranked[1:]
     papers = compared(question, named) if len(named) >= 2 else []
-    return Focus(papers, explicit=True, why=f"the question compares {papers}", compared=True) if papers else Focus()
+    if not papers:
+        return Focus()
+    papers = [q for p in papers for q in [p, *others.get(p, [])]]
+    namesakes = [q for p in papers if p in others for q in [p, *others[p]]]
+    return Focus(papers, explicit=True, why=f"the question compares {papers}", compared=True, namesakes=namesakes)
+
+
+def _by_label(named: dict[str, str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for p in sorted(named):
+        out.setdefault(named[p].lower(), []).append(p)
+    return out
 
 
 def _same_name(question: str, focus: Focus, retriever: Retriever) -> Focus | None:
@@ -120,9 +143,7 @@ def _same_name(question: str, focus: Focus, retriever: Retriever) -> Focus | Non
     the one the conversation is about. Answering from whichever paper retrieval ranks first
     answered from neither at 2,416 papers (a paper on "theory of mind" games ranked first)."""
     snap = retriever.snapshot
-    by_label: dict[str, list[str]] = {}
-    for p in sorted(snap.named_in(question)):
-        by_label.setdefault(snap.papers[p].label.lower(), []).append(p)
+    by_label = _by_label({p: snap.papers[p].label for p in snap.named_in(question)})
     labels = [g for g in by_label.values() if 1 < len(g) <= SHARED_MAX]  # "SBS", coined by two
     groups = snap.shared_title_refs(question) + labels
     if len(groups) != 1 or len(by_label) > len(labels) or snap.referenced_in(question):
@@ -134,7 +155,7 @@ def _same_name(question: str, focus: Focus, retriever: Retriever) -> Focus | Non
 
 def _same_name_note(papers: list[str], retriever: Retriever) -> str:
     titles = "; ".join(f"“{retriever.snapshot.papers[p].title or p}”" for p in papers)
-    return f"{len(papers)} indexed papers have this name: {titles}. The answer cites those that answer the question."
+    return f"{len(papers)} indexed papers have this name: {titles}; the answer cites those that answer the question."
 
 
 def _compared_with_discussed(question: str, focus: Focus, retriever: Retriever) -> Focus | None:

@@ -57,10 +57,8 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
     if not isinstance(content, str):
         return []
     found = snap.mentions.find(content)
-    by_label: dict[str, list[str]] = {}
-    for p in found:
-        by_label.setdefault(snap.papers[p].label.lower(), []).append(p)
-    for group in [*snap.shared_title_refs(content), *(g for g in by_label.values() if len(g) > 1)]:
+    same_label = [g for g in snap.by_label(found).values() if len(g) > 1]
+    for group in [*snap.shared_title_refs(content), *same_label]:
         inside = [p for p in group if p in found]
         best = _best_in_context(inside, context, snap) if len(inside) > 1 else None
         found = [p for p in found if p not in inside or p == best or best is None]

@@ -118,7 +118,7 @@ def _compared(question: str, retriever: Retriever) -> Focus:
     named = {p: snap.papers[p].label for p in snap.named_in(question) if p in snap.papers}
     others: dict[str, list[str]] = {}  # the closest of a shared name -> its namesakes
     if len(named) >= 2 and compares(question):
-        for group in _by_label(named).values():
+        for group in snap.by_label(named).values():
             if 1 < len(group) <= SHARED_MAX:
                 ranked = [h.paper_id for h in retriever.retrieve(question, top_k=len(group), papers=group).hits]
                 named = {p: label for p, label in named.items() if p not in group or p == ranked[0]}
@@ -131,19 +131,12 @@ def _compared(question: str, retriever: Retriever) -> Focus:
     return Focus(papers, explicit=True, why=f"the question compares {papers}", compared=True, namesakes=namesakes)
 
 
-def _by_label(named: dict[str, str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for p in sorted(named):
-        out.setdefault(named[p].lower(), []).append(p)
-    return out
-
-
 def _same_name(question: str, focus: Focus, retriever: Retriever) -> Focus | None:
     """ "The Mind the Gap paper" when two indexed titles are "Mind the Gap: …": each of them, or
     the one the conversation is about. Answering from whichever paper retrieval ranks first
     answered from neither at 2,416 papers (a paper on "theory of mind" games ranked first)."""
     snap = retriever.snapshot
-    by_label = _by_label({p: snap.papers[p].label for p in snap.named_in(question)})
+    by_label = snap.by_label(snap.named_in(question))
     labels = [g for g in by_label.values() if 1 < len(g) <= SHARED_MAX]  # "SBS", coined by two
     groups = snap.shared_title_refs(question) + labels
     if len(groups) != 1 or len(by_label) > len(labels) or snap.referenced_in(question):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -66,6 +67,13 @@ class Snapshot:
     def referenced_in(self, text: str) -> set[str]:
         """Papers the text refers to by their title's words (`title_refs`)."""
         return set(self.titles.referenced(text))
+
+    def by_label(self, pids: Iterable[str]) -> dict[str, list[str]]:
+        """`pids` grouped by label, any case (a group of several: papers with one name)."""
+        out: dict[str, list[str]] = {}
+        for p in sorted(pids):
+            out.setdefault(self.papers[p].label.lower(), []).append(p)
+        return out
 
     def shared_title_refs(self, text: str) -> list[list[str]]:
         """The text's title references that several papers' titles hold alike (`title_refs`)."""

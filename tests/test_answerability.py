@@ -144,6 +144,15 @@ def test_a_list_needs_an_answer_to_the_question_or_to_an_alternative_that_covers
         ("Which papers study fairness of machine learning models?", True),
         ("Which works propose training methods robust to distribution shift?", True),
         ("List the studies that use graph neural networks.", True),
+        # asked as a request or a count
+        ("Show me papers about KV cache compression", True),
+        ("I'm looking for papers on conformal prediction", True),
+        ("How many papers are about diffusion models?", True),
+        ("papers on time series forecasting", True),
+        ("Can you find studies of catastrophic forgetting?", True),
+        ("Recommend a paper on conformal prediction", False),  # one paper
+        ("Show me the results of FoldNet", False),
+        ("How many methods does FoldNet compare?", False),
         ("Which methods did they compare against?", False),  # a paper's methods, not papers
         ("What approaches does FoldNet use?", False),
         ("What does FoldNet generate?", False),

@@ -25,9 +25,19 @@ NAMED = {"p1": "CacheZip", "p2": "FlashSort", "p3": "TinyNet"}
         ("What is the difference between CacheZip and FlashSort?", ["p1", "p2"], ["p1", "p2"]),
         ("How does CacheZip differ from FlashSort?", ["p1", "p2"], ["p1", "p2"]),
         ("CacheZip or FlashSort: which one sorts keys?", ["p1", "p2"], ["p1", "p2"]),
-        # no word of comparison: the usual path
-        ("What do CacheZip and FlashSort do?", ["p1", "p2"], []),
+        # no word of comparison, but the names are all an overview question asks about: each
+        ("What do CacheZip and FlashSort do?", ["p1", "p2"], ["p1", "p2"]),
+        ("What are CacheZip and FlashSort?", ["p1", "p2"], ["p1", "p2"]),
+        ("What is CacheZip and what is FlashSort?", ["p1", "p2"], ["p1", "p2"]),
+        ("Tell me about CacheZip, FlashSort and TinyNet", ["p1", "p2", "p3"], ["p1", "p2", "p3"]),
+        ("Summarize the CacheZip and FlashSort papers", ["p1", "p2"], ["p1", "p2"]),
+        ("How do FlashSort and CacheZip work?", ["p1", "p2"], ["p2", "p1"]),
+        # no word of comparison and more than the names asked about: the usual path
         ("Does CacheZip beat FlashSort?", ["p1", "p2"], []),
+        ("What is the memory use of CacheZip and FlashSort on phones?", ["p1", "p2"], []),
+        ("What is CacheZip and FlashSort's memory use?", ["p1", "p2"], []),
+        ("Which paper evaluates CacheZip and FlashSort?", ["p1", "p2"], []),
+        ("What is CacheZip with FlashSort?", ["p1", "p2"], []),
         # one name only, or names not side by side
         ("Which loss is CacheZip compared against?", ["p1"], []),
         ("How much does CacheZip improve over FlashSort in comparison?", ["p1", "p2"], []),
@@ -67,6 +77,14 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
 def test_a_comparison_is_answered_from_each_named_paper(engine: Engine) -> None:
     a = engine.ask("Compare CacheZip and FlashSort")
     assert not a.refused
+    assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
+
+
+@pytest.mark.parametrize("question", ["What are CacheZip and FlashSort?", "What is CacheZip and what is FlashSort?"])
+def test_a_question_about_two_named_papers_is_answered_from_each(engine: Engine, question: str) -> None:
+    a = engine.ask(question)
+    assert not a.refused
+    assert [c.paper_id for c in a.citations][:1] == ["cmp#1"]
     assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
 
 

@@ -48,7 +48,14 @@ PHRASE_WORD_SHARE = 0.10
 # "papers that …" asks for several; "the paper that …" describes one.
 _MULTI = re.compile(
     r"^\s*(?:which|what|list|name|are there|any)\b[^?]{0,40}?\b(?:papers|works|studies|abstracts|articles|approaches"
-    r"|methods|contributions)\b|\bpapers (?:that|which)\b|\bwhich of the papers\b",
+    r"|methods|contributions)\b|\bpapers (?:that|which)\b|\bwhich of the papers\b"
+    # Asked as a request or a count: "Show me papers on X", "I'm looking for papers on X",
+    # "How many papers study X?", "papers on X".
+    r"|^\s*(?:how\s+many|show(?:\s+me)?|find(?:\s+me)?|give\s+me|get\s+me|recommend|suggest|search\s+for"
+    r"|(?:i'?m|i\s+am)\s+(?:looking|searching)\s+for|looking\s+for"
+    r"|(?:can|could)\s+you\s+(?:find|list|show(?:\s+me)?|recommend|suggest|name))\b[^?]{0,40}?\b"
+    r"(?:papers|works|studies|articles)\b"
+    r"|^\s*(?:papers|works|studies|articles)\s+(?:on|about|that|which|using|studying|proposing|for)\b",
     re.I,
 )
 _REFERRING = re.compile(
@@ -115,7 +122,7 @@ _PAPERS = re.compile(r"\b(?:papers?|works|studies|abstracts|articles)\b", re.I)
 # address?": the wh-word asks for something else (it has an auxiliary or a noun of its own), and
 # the methods are a paper's background, not a list to draw up.
 _NOT_ASKED = re.compile(
-    r"^\s*(?:which|what)\s+(?:(?!kinds?\b|types?\b|sorts?\b|families\b|family\b)[\w-]+\s+of\b"
+    r"^\s*(?:which|what|how\s+many)\s+(?:(?!kinds?\b|types?\b|sorts?\b|families\b|family\b)[\w-]+\s+of\b"
     r"|(?:[\w-]+\s+){0,2}?(?:do|does|did|has|have|had|can|could|would|will|should)\b)",
     re.I,
 )

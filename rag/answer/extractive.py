@@ -14,8 +14,8 @@ from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, is_multi, is_referring
 from rag.answer.language import language_note
 from rag.answer.question import check_question
-from rag.answer.references import compared, compares
-from rag.answer.runner_up import named_runner_up, near_tie
+from rag.answer.references import compared, compares, may_ask_of_each
+from rag.answer.runner_up import described_runner_up, named_runner_up, near_tie
 from rag.index.title_refs import SHARED_MAX
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
@@ -117,7 +117,7 @@ def _compared(question: str, retriever: Retriever) -> Focus:
     snap = retriever.snapshot
     named = {p: snap.papers[p].label for p in snap.named_in(question) if p in snap.papers}
     others: dict[str, list[str]] = {}  # the closest of a shared name -> its namesakes
-    if len(named) >= 2 and compares(question):
+    if len(named) >= 2 and may_ask_of_each(question):
         for group in snap.by_label(named).values():
             if 1 < len(group) <= SHARED_MAX:
                 ranked = [h.paper_id for h in retriever.retrieve(question, top_k=len(group), papers=group).hits]
@@ -193,6 +193,8 @@ def compose(
         accepted = near_tie(query, r, accepted, retriever, bar, why, ask_vec)
     if not multi and not focus and not accepted:
         accepted = named_runner_up(query, r, retriever, bar, why, ask_vec)
+    if not multi and not focus:
+        accepted = described_runner_up(query, r, accepted, retriever, bar, why, ask_vec)
     if multi:
         accepted = listed(accepted, *_by_alternative(query, retriever, why, vecs), deep=deep)
     a = _build(query.question, accepted, multi, retriever)
@@ -232,7 +234,7 @@ def _retrieve(query: Query, focus: list[str], retriever: Retriever, vecs: dict[s
         missing = [p for p in focus if p not in {h.paper_id for h in hits}]
         if missing:
             hits = retriever.retrieve(q, top_k=query.top_k, papers=missing, query_vec=r.query_vec).hits + hits
-    return Retrieval(hits, r.query_vec)
+    return Retrieval(hits, r.query_vec, r.sentence_rank)
 
 
 def _by_alternative(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from rag.answer.overview import KIND, subject
+
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 _NOUN = r"(?:one|paper|work|method|approach|model|study|option|benchmark|framework|technique|result|entry|item)"
 _NTH = re.compile(rf"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+{_NOUN}\b", re.I)
@@ -81,19 +83,34 @@ _BETWEEN_NAMES = re.compile(
 )
 
 
+# "What is X and what is Y?": the question asked again of the next name.
+_ASKED_AGAIN = re.compile(
+    r"^\s*[,;.?]?\s*(?:and\s+)?(?:what|how|who)(?:'s|\s+(?:is|are|was|were|does|do|did))?\s+(?:the\s+)?$", re.I
+)
+_AROUND_NAMES = re.compile(rf"(?:the\s+)?|(?:'s)?(?:\s+{KIND}s?)?", re.I)
+
+
 def compares(question: str) -> bool:
     """The question has a word of comparison ("compare", "vs", "differ", "in common" …)."""
     return _COMPARES.search(question) is not None
 
 
+def may_ask_of_each(question: str) -> bool:
+    """The question may ask about each paper it names (`compared`): it compares, or is an
+    overview question ("What do X and Y propose?")."""
+    return compares(question) or subject(question, about=True) is not None
+
+
 def compared(question: str, named: dict[str, str]) -> list[str]:
-    """The papers a question compares, in the order it names them, or []: `named` maps each
-    paper the question names to its label. Two or more labels, each naming one paper, written
-    side by side ("X and Y", "X, Y or Z"), no other label beside them, and a word of comparison."""
+    """The papers a question compares or asks about each of, in the order it names them, or
+    []: `named` maps each paper the question names to its label. Two or more labels, each
+    naming one paper, written side by side ("X and Y", "X, Y or Z"), no other label beside
+    them, and a word of comparison, or (no such word) the names are all that an overview
+    question asks about ("What are X and Y?", "Tell me about X and Y", "What is X and what is Y?")."""
     by_label: dict[str, list[str]] = {}
     for pid, label in named.items():
         by_label.setdefault(label, []).append(pid)
-    if len(by_label) < 2 or any(len(p) > 1 for p in by_label.values()) or not _COMPARES.search(question):
+    if len(by_label) < 2 or any(len(p) > 1 for p in by_label.values()):
         return []
     spans: list[tuple[int, int, str]] = []
     for label in by_label:
@@ -102,6 +119,23 @@ def compared(question: str, named: dict[str, str]) -> list[str]:
             return []
         spans.append((m.start(), m.end(), label))
     spans.sort()
-    if any(not _BETWEEN_NAMES.match(question[a[1] : b[0]]) for a, b in pairwise(spans)):
-        return []
-    return [by_label[label][0] for _, _, label in spans]
+    gaps = [question[a[1] : b[0]] for a, b in pairwise(spans)]
+    if _COMPARES.search(question):
+        ok = all(_BETWEEN_NAMES.match(g) for g in gaps)
+    else:
+        ok = _asks_of_each(question, spans[0][0], spans[-1][1], gaps)
+    return [by_label[label][0] for _, _, label in spans] if ok else []
+
+
+def _asks_of_each(question: str, start: int, end: int, gaps: list[str]) -> bool:
+    """An overview question whose subject is the names alone, joined by "and" or commas or
+    asked again ("What is X and what is Y?")."""
+    s = subject(question, about=True)
+    if s is None or question.find(s) < 0:
+        return False
+    a = question.find(s)
+    joined = all(
+        _ASKED_AGAIN.match(g) or re.fullmatch(r"\s*(?:,\s*)?(?:and|&)\s+(?:the\s+)?|\s*,\s*", g, re.I) for g in gaps
+    )
+    around = _AROUND_NAMES.fullmatch(question[a:start]) and _AROUND_NAMES.fullmatch(question[end : a + len(s)])
+    return joined and a <= start and end <= a + len(s) and bool(around)

@@ -20,6 +20,9 @@ def answer(query: Query, retriever: Retriever) -> Answer:
     with retriever.pinned():
         t0 = time.perf_counter()
         query = query.model_copy(update={"question": check_question(query.question)})
+        respelled, read = retriever.snapshot.speller.respell(query.question)
+        if read:
+            return _as_spelled(query, respelled, read, retriever)
         scope = venue_scope(query.question, retriever.snapshot.papers)
         if scope is not None:
             return _in_venue(query, scope, retriever)
@@ -28,6 +31,17 @@ def answer(query: Query, retriever: Retriever) -> Answer:
             return extractive.answer(query, retriever)
         by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return by_record
+
+
+def _as_spelled(query: Query, respelled: str, read: list[tuple[str, str]], retriever: Retriever) -> Answer:
+    """The question with its names read as the indexed labels, the answer saying how it read
+    them (not for a name typed in lowercase only: "adasplash" is plainly AdaSplash)."""
+    a = answer(query.model_copy(update={"question": respelled}), retriever)
+    a.question = query.question
+    said = [f"“{typed}” as “{label}”" for typed, label in read if typed.lower() != label.lower()]
+    if said:
+        a.note = " ".join(filter(None, [f"Read {', '.join(said)}.", a.note]))
+    return a
 
 
 def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retriever) -> Answer:

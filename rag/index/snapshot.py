@@ -13,6 +13,7 @@ from rag.index.authors import AuthorIndex
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.mentions import Mentions, naming_labels
+from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import content_stems, squash, words
@@ -89,6 +90,11 @@ class Snapshot:
     def naming(self) -> set[str]:
         """Papers whose label names them (see `mentions.naming_labels`)."""
         return naming_labels(self.papers)
+
+    @cached_property
+    def speller(self) -> Speller:
+        """Reads names as typed ("LLMSRBench", "Adasplsh") as the labels they stand for."""
+        return Speller({p: self.papers[p].label for p in self.naming}, self.vocabulary.df)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:

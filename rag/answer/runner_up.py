@@ -14,7 +14,7 @@ from rag.answer.accept import Accepted, Bar, accept
 from rag.answer.names import unknown_names
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
-from rag.text.normalize import content_stems, squash
+from rag.text.normalize import squash
 from rag.types import Query
 
 # A name this few abstracts write identifies the paper a "what is <name>?" question means.
@@ -108,64 +108,3 @@ def named_runner_up(
         why.append(f"names: {h.paper_id} writes the question's names, {r.hits[0].paper_id} does not")
         r.hits = [h] + [x for x in r.hits if x is not h]
     return won
-
-
-# "Which paper proposes …?", "Is there a paper that introduces …?", "paper with a …": the
-# question identifies one paper by what it describes.
-_WHICH_PAPER = re.compile(
-    r"\bwhich\s+(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study|article)\b"
-    r"|\b(?:is|are)\s+there\s+(?:a|an|any)\s+(?:paper|work|study|article)\b"
-    r"|^\s*(?:(?:a|the|any)\s+)?(?:paper|work|study|article)\s+(?:with|on|about|that|which|where|proposing|introducing"
-    r"|presenting)\b",
-    re.I,
-)
-# A word this few abstracts use identifies the paper a description means.
-RARE_MAX_PAPERS = 2
-
-
-def asks_which_paper(question: str) -> bool:
-    """The question identifies one paper by what it describes ("Which paper proposes …?")."""
-    return _WHICH_PAPER.search(question) is not None
-
-
-def described_runner_up(
-    query: Query,
-    r: Retrieval,
-    accepted: Accepted,
-    retriever: Retriever,
-    bar: Bar,
-    why: list[str],
-    ask_vec: np.ndarray | None,
-) -> Accepted:
-    """ "Which paper proposes a dual-sampling framework for diffusion models?": the paper that
-    writes the question's rare words (`RARE_MAX_PAPERS`), when the answer's paper writes fewer
-    of them and that paper has a sentence among the question's closest (`r.sentence_rank`) and
-    answers (clearly, when no paper did). At 2,416 papers the paper meant ranked 17th: first
-    by its sentence and by BM25 over whole abstracts, far by its abstract's centroid; diffusion
-    papers close on every signal outranked it, and the first answered, cited."""
-    if not asks_which_paper(query.question) or not (accepted or r.hits):
-        return accepted
-    snap = retriever.snapshot
-    vocab = snap.vocabulary
-    rare = {s for s in content_stems(query.question) if 0 < vocab.df.get(s, 0) <= RARE_MAX_PAPERS}
-    close = {snap.sentences[c].metadata["paper_id"] for c in r.sentence_rank if c in snap.sentences}
-    if not rare or not close:
-        return accepted
-    first = (accepted[0][0] if accepted else r.hits[0]).paper_id
-    held = {pid: len(rare & vocab.paper_stems.get(pid, set())) for pid in close}
-    most = max(held.values())
-    holders = sorted(p for p, n in held.items() if n == most)
-    if most <= len(rare & vocab.paper_stems.get(first, set())) or first in holders:
-        return accepted
-    hits = retriever.retrieve(query.question, top_k=len(holders), papers=holders, query_vec=r.query_vec).hits[:1]
-    # Where no paper answered, only clearly (as `near_tie`): a near miss ("a pruning method for
-    # compressing language models") has a paper sharing its rarer words too.
-    challenger = bar if accepted else replace(bar, strong=True)
-    won = accept(
-        query.question, Retrieval(hits, r.query_vec), [], False, 1, retriever, why, bar=challenger, ask_vec=ask_vec
-    )
-    if won:
-        why.append(f"description: {hits[0].paper_id} writes the question's rare words {sorted(rare)}, {first} fewer")
-        r.hits = hits + [x for x in r.hits if x.paper_id != hits[0].paper_id]
-        return won
-    return accepted

@@ -87,6 +87,11 @@ _BACK = re.compile(
 )
 
 
+def refers_back(text: str) -> bool:
+    """`text` is a reference back and nothing else: "it", "the second one", "this paper"."""
+    return _BACK.fullmatch(text.strip()) is not None
+
+
 def asks_overview(
     question: str, label: str, title: str, *, by_title: bool, discussed: bool = False, about: bool = False
 ) -> bool:

@@ -10,6 +10,7 @@ from rag.answer.generate import llm_answer
 from rag.answer.present import present
 from rag.answer.records import from_records
 from rag.answer.routes import answer
+from rag.answer.similar import similar_asked
 from rag.errors import BackendUnavailable
 from rag.models.llm import ChatLLM
 from rag.retrieval.retriever import Retriever
@@ -32,7 +33,9 @@ def ask(
     with retriever.pinned():  # one consistent index view for the whole answer
         t0 = time.perf_counter()
         base = answer(query, retriever)
-        if llm is None or backend == "extractive" or from_records(query.question, retriever.snapshot):
+        # Records and similar-paper answers are lists the LLM has nothing to add to.
+        quoted = from_records(query.question, retriever.snapshot) or similar_asked(query.question) is not None
+        if llm is None or backend == "extractive" or quoted:
             if on_sentence:
                 for line in base.answer.splitlines():
                     on_sentence(line)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import time
 
 from rag.answer import extractive
+from rag.answer.overview import refers_back
 from rag.answer.question import check_question
 from rag.answer.records import asked_authors, from_record, papers_by, record_asked
+from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope
 from rag.retrieval.retriever import Retriever
 from rag.types import REFUSAL, Answer, Query
@@ -26,7 +28,7 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         scope = venue_scope(query.question, retriever.snapshot.papers)
         if scope is not None:
             return _in_venue(query, scope, retriever)
-        by_record = _from_records(query, retriever)
+        by_record = _from_records(query, retriever) or _similar(query, retriever)
         if by_record is None:
             return extractive.answer(query, retriever)
         by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
@@ -67,6 +69,20 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
         scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no venue in their records."
     a.note = f"{scoped} {a.note}" if a.note else scoped
     return a
+
+
+def _similar(query: Query, retriever: Retriever) -> Answer | None:
+    """ "Papers similar to X?": the papers closest to the one "What is X?" is answered from."""
+    asked = similar_asked(query.question)
+    snap = retriever.snapshot
+    # A paper, by name, title words or a reference back; "papers related to <topic>" is a list.
+    named = asked is not None and bool(snap.named_in(asked) or snap.referenced_in(asked))
+    if asked is None or not (named or (query.history and refers_back(asked))):
+        return None
+    inner = answer(
+        query.model_copy(update={"question": f"What is {asked}?", "explain": False, "papers": None}), retriever
+    )
+    return similar_papers(query.question, inner, snap, query.papers)
 
 
 def _from_records(query: Query, retriever: Retriever) -> Answer | None:

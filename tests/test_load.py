@@ -133,11 +133,16 @@ def plain(message: str) -> str:
     return message_plain(message)
 
 
+_AFTER = re.compile(r"^\((?:Note: |The \w+ backend failed: ).*\)$")
+
+
 def problem(answer: str, sources: str) -> str | None:
     """Why an answer is not well-formed (None when it is): a refusal with the closest papers, or
     lines whose every sentence ends in [n] with each n a source shown in the panel."""
     if not answer.strip():
         return "empty answer"
+    # The note and a backend's failure, shown after the answer, are the app's, not cited text.
+    answer = "\n".join(line for line in answer.splitlines() if not _AFTER.match(line)).strip()
     if answer == REFUSAL:
         return None if "Not in the abstracts" in sources and "<li>" in sources else "refusal without closest papers"
     cited: set[int] = set()

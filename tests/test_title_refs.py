@@ -148,3 +148,27 @@ def test_shared_names(text: str, shared: list[list[str]], referenced: list[str])
 def test_shared_never_raises_and_groups_indexed_papers(text: str) -> None:
     for group in SHARED.shared(text):
         assert len(group) > 1 and set(group) <= {"g1", "g2", "m", "f1", "f2"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a name of words many abstracts use is named only as the title writes it
+        ("What is the curse of complexity in LLM reasoning?", []),
+        ("What does the LLM Reasoners paper evaluate?", ["r"]),
+        ("what do llm reasoners evaluate?", ["r"]),
+        # a name with a rarer word is named by its stems
+        ("What is a memorization sink?", ["m"]),
+    ],
+)
+def test_a_title_name_of_common_words_is_named_as_written(text: str, expected: list[str]) -> None:
+    df = {"llm": 40, "reason": 50, "memor": 30, "sink": 2}
+    titles = TitleIndex(
+        {
+            "r": _paper("r", "LLM Reasoners: New Evaluation and Library"),
+            "m": _paper("m", "Memorization Sinks: Isolating Memorization during LLM Training"),
+            **{f"x{i}": _paper(f"x{i}", f"Filler {i}") for i in range(100)},
+        },
+        df,
+    )
+    assert titles.referenced(text) == expected

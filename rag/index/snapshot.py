@@ -63,7 +63,7 @@ class Snapshot:
     @cached_property
     def titles(self) -> TitleIndex:
         """Finds the paper a "the paper on <title words>" phrase refers to."""
-        return TitleIndex(self.papers)
+        return TitleIndex(self.papers, self.vocabulary.df)
 
     def referenced_in(self, text: str) -> set[str]:
         """Papers the text refers to by their title's words (`title_refs`)."""

@@ -7,6 +7,7 @@ referring phrase among the titles does, when exactly one title holds all its wor
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from rag.text.normalize import content_stems
 from rag.types import Paper
@@ -23,22 +24,33 @@ MIN_STEMS = 2  # one word ("the original paper", "the GAN paper") is no title
 # A reference that this many titles hold at most is ambiguous, not vague: two papers called
 # "Mind the Gap: …" are both meant, and a stranger that shares no title word is not.
 SHARED_MAX = 3
+# A title name all of whose words this many abstracts use (at least COMMON_MIN) is a phrase of
+# the field ("LLM Reasoners: …" and a question on "LLM reasoning"), named only as written.
+COMMON_SHARE = 0.01
+COMMON_MIN = 3
 
 
 class TitleIndex:
     """Title content stems -> papers, and the names before titles' colons; built once per
     snapshot."""
 
-    def __init__(self, papers: dict[str, Paper]) -> None:
+    def __init__(self, papers: dict[str, Paper], df: Mapping[str, int] | None = None) -> None:
+        """`df`: document frequencies of the abstracts' stems (None: no title name is common)."""
         self.by_stem: dict[str, set[str]] = {}
         heads: dict[tuple[str, ...], set[str]] = {}
+        common = max(COMMON_MIN, COMMON_SHARE * len(papers))
+        self.written: dict[tuple[str, ...], str] = {}  # a common title name -> as written, lowercase
+        self.common = {s for s, n in (df or {}).items() if n > common}
         for pid, p in papers.items():
             title = p.title or ""
             for stem in set(content_stems(title)):
                 self.by_stem.setdefault(stem, set()).add(pid)
-            head = tuple(content_stems(title.split(":", 1)[0])) if ":" in title else ()
+            name = title.split(":", 1)[0] if ":" in title else ""
+            head = tuple(content_stems(name))
             if len(head) >= MIN_STEMS:
                 heads.setdefault(head, set()).add(pid)
+                if df is not None and all(s in self.common for s in head):
+                    self.written[head] = " ".join(name.lower().split())
         # By first stem; a name two titles share names neither alone (`shared`).
         self.heads: dict[str, dict[tuple[str, ...], set[str]]] = {}
         for head, pids in heads.items():
@@ -54,10 +66,10 @@ class TitleIndex:
         the Gap" with two "Mind the Gap: …" papers indexed), each as its papers. Only names: a
         phrase several titles hold is often a topic ("the paper on fairness"), and the paper
         meant may be a third whose title words it does not use."""
-        return [group for group in self._by_head(content_stems(text)) if len(group) > 1]
+        return [group for group in self._by_head(text) if len(group) > 1]
 
     def _groups(self, text: str) -> list[list[str]]:
-        groups = self._by_head(content_stems(text))
+        groups = self._by_head(text)
         for m in _ON.finditer(text):
             words = m.group(1).split()[:MAX_WORDS]
             groups.append(self._holders([words[:k] for k in range(len(words), 0, -1)]))
@@ -66,12 +78,17 @@ class TitleIndex:
         groups += [self._holders([m.group(1).split()]) for m in _BEFORE.finditer(text)]
         return [list(g) for g in dict.fromkeys(tuple(g) for g in groups if g)]
 
-    def _by_head(self, stems: list[str]) -> list[list[str]]:
-        """Papers whose title's name (before the colon) the text writes, as a run of stems."""
+    def _by_head(self, text: str) -> list[list[str]]:
+        """Papers whose title's name (before the colon) the text writes, as a run of stems (a
+        name of common words: as the title writes it)."""
+        stems = content_stems(text)
+        lowered = " ".join(text.lower().split())
         out = []
         for i, stem in enumerate(stems):
             for head, pids in self.heads.get(stem, {}).items():
-                if tuple(stems[i : i + len(head)]) == head:
+                if tuple(stems[i : i + len(head)]) == head and (
+                    head not in self.written or self.written[head] in lowered
+                ):
                     out.append(sorted(pids))
         return out
 

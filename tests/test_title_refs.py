@@ -172,3 +172,10 @@ def test_a_title_name_of_common_words_is_named_as_written(text: str, expected: l
         df,
     )
     assert titles.referenced(text) == expected
+
+
+@pytest.mark.slow
+def test_a_phrase_of_the_field_is_no_title_name_at_scale(scale_engine: Engine) -> None:
+    # Among a thousand real abstracts, "LLM Reasoners: New Evaluation, …" answered this, cited.
+    a = scale_engine.ask("What is the curse of complexity in LLM reasoning?", explain=True)
+    assert [c.paper_id for c in a.citations][:1] == ["002_feea92aa1cd1892b#10"], a.explain

@@ -150,6 +150,11 @@ def test_a_list_needs_an_answer_to_the_question_or_to_an_alternative_that_covers
         ("How many papers are about diffusion models?", True),
         ("papers on time series forecasting", True),
         ("Can you find studies of catastrophic forgetting?", True),
+        ("Find work on equivariant neural networks", True),
+        ("Show me research on KV cache compression", True),
+        ("Find the work's main result", False),
+        ("How many tasks are in the work about assessing capabilities?", False),  # one work
+        ("Show me the work on equivariant networks", False),
         ("Recommend a paper on conformal prediction", False),  # one paper
         ("Show me the results of FoldNet", False),
         ("How many methods does FoldNet compare?", False),

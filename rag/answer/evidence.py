@@ -51,10 +51,11 @@ _MULTI = re.compile(
     r"|methods|contributions)\b|\bpapers (?:that|which)\b|\bwhich of the papers\b"
     # Asked as a request or a count: "Show me papers on X", "I'm looking for papers on X",
     # "How many papers study X?", "papers on X".
-    r"|^\s*(?:how\s+many|show(?:\s+me)?|find(?:\s+me)?|give\s+me|get\s+me|recommend|suggest|search\s+for"
+    r"|^\s*how\s+many\s+(?:papers|works|studies|articles)\b"
+    r"|^\s*(?:show(?:\s+me)?|find(?:\s+me)?|give\s+me|get\s+me|recommend|suggest|search\s+for"
     r"|(?:i'?m|i\s+am)\s+(?:looking|searching)\s+for|looking\s+for"
     r"|(?:can|could)\s+you\s+(?:find|list|show(?:\s+me)?|recommend|suggest|name))\b[^?]{0,40}?\b"
-    r"(?:papers|works|studies|articles)\b"
+    r"(?:papers|works|studies|articles|(?<!the )(?:work|research)\s+(?:on|about))\b"
     r"|^\s*(?:papers|works|studies|articles)\s+(?:on|about|that|which|using|studying|proposing|for)\b",
     re.I,
 )
@@ -115,7 +116,9 @@ class Features:
         return self.cosine >= MIN_COSINE and (self.cosine >= WEAK_COSINE or self.coverage >= min_coverage)
 
 
-_PAPERS = re.compile(r"\b(?:papers?|works|studies|abstracts|articles)\b", re.I)
+_PAPERS = re.compile(
+    r"\b(?:papers?|works|studies|abstracts|articles|(?<!the )(?:work|research)\s+(?:on|about))\b", re.I
+)
 
 
 # "What do existing approaches to X require …?", "What limitation of prior methods does it

@@ -9,9 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rag.answer.pipeline import ask
 from rag.answer.similar import similar_asked
 from rag.engine import Engine
+from rag.types import Query
 from tests.conftest import with_papers
+from tests.fakes import ScriptedLLM
 
 
 @pytest.mark.parametrize(
@@ -75,3 +78,17 @@ def test_papers_like_the_one_discussed(engine: Engine) -> None:
 def test_papers_related_to_a_topic_are_a_list_not_this(engine: Engine) -> None:
     a = engine.ask("Find me papers related to key-value caches")
     assert a.note is None or "closest to that of" not in a.note
+
+
+def test_an_llm_backend_returns_the_list_as_is_but_answers_a_topic(engine: Engine) -> None:
+    llm = ScriptedLLM("KVSlim quantizes key-value caches to 2 bits [1].")
+    for question in ("Papers similar to CacheZip?", "Papers similar to CacheZp?"):  # a slip too
+        a = ask(Query(question=question), backend="local", retriever=engine.retriever, llm=llm)
+        assert llm.calls == 0 and a.answer.startswith("- KVSlim (")
+    ask(
+        Query(question="Find me papers related to key-value caches"),
+        backend="local",
+        retriever=engine.retriever,
+        llm=llm,
+    )
+    assert llm.calls == 1

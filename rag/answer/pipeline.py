@@ -8,9 +8,7 @@ from typing import Any
 
 from rag.answer.generate import llm_answer
 from rag.answer.present import present
-from rag.answer.records import from_records
-from rag.answer.routes import answer
-from rag.answer.similar import similar_asked
+from rag.answer.routes import answer, answered_as_is
 from rag.errors import BackendUnavailable
 from rag.models.llm import ChatLLM
 from rag.retrieval.retriever import Retriever
@@ -33,9 +31,7 @@ def ask(
     with retriever.pinned():  # one consistent index view for the whole answer
         t0 = time.perf_counter()
         base = answer(query, retriever)
-        # Records and similar-paper answers are lists the LLM has nothing to add to.
-        quoted = from_records(query.question, retriever.snapshot) or similar_asked(query.question) is not None
-        if llm is None or backend == "extractive" or quoted:
+        if llm is None or backend == "extractive" or answered_as_is(query, retriever):
             if on_sentence:
                 for line in base.answer.splitlines():
                     on_sentence(line)

@@ -10,7 +10,7 @@ import time
 from rag.answer import extractive
 from rag.answer.overview import refers_back
 from rag.answer.question import check_question
-from rag.answer.records import asked_authors, from_record, papers_by, record_asked
+from rag.answer.records import asked_authors, from_record, from_records, papers_by, record_asked
 from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope
 from rag.retrieval.retriever import Retriever
@@ -71,14 +71,31 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
     return a
 
 
-def _similar(query: Query, retriever: Retriever) -> Answer | None:
-    """ "Papers similar to X?": the papers closest to the one "What is X?" is answered from."""
+def answered_as_is(query: Query, retriever: Retriever) -> bool:
+    """The question takes the records or the similar-papers path: lists an LLM has nothing to
+    add to (asked after `answer`, which has checked the question)."""
+    question, _ = retriever.snapshot.speller.respell(query.question)
+    asked = query.model_copy(update={"question": question})
+    return from_records(question, retriever.snapshot) or _like(asked, retriever) is not None
+
+
+def _like(query: Query, retriever: Retriever) -> str | None:
+    """The paper "Papers similar to X?" asks about, when X names one: by name, title words or
+    a reference back in a conversation ("papers related to <topic>" is a list question)."""
     asked = similar_asked(query.question)
     snap = retriever.snapshot
-    # A paper, by name, title words or a reference back; "papers related to <topic>" is a list.
-    named = asked is not None and bool(snap.named_in(asked) or snap.referenced_in(asked))
-    if asked is None or not (named or (query.history and refers_back(asked))):
+    if asked is None:
         return None
+    named = bool(snap.named_in(asked) or snap.referenced_in(asked))
+    return asked if named or (query.history and refers_back(asked)) else None
+
+
+def _similar(query: Query, retriever: Retriever) -> Answer | None:
+    """ "Papers similar to X?": the papers closest to the one "What is X?" is answered from."""
+    asked = _like(query, retriever)
+    if asked is None:
+        return None
+    snap = retriever.snapshot
     inner = answer(
         query.model_copy(update={"question": f"What is {asked}?", "explain": False, "papers": None}), retriever
     )

@@ -16,6 +16,7 @@ from rag.answer.evidence import (
     Features,
     alternatives,
     asks_for_papers,
+    counted_note,
     features,
     is_multi,
 )
@@ -232,3 +233,18 @@ def test_past_the_head_the_whole_abstract_bm25_orders_papers_of_close_scores() -
     many = [hit(f"f{i}", 1.05, 0.0) for i in range(LIST_MAX)]
     capped = [a[0].paper_id for a in _listed([head, *many, hit("lexical", 1.0, 10.0)], [], False, deep=True)]
     assert "lexical" in capped and len(capped) == LIST_MAX
+
+
+@pytest.mark.parametrize(
+    ("question", "n", "note"),
+    [
+        ("How many papers are about diffusion models?", 3, "3 indexed papers answer this (the papers listed)."),
+        ("how many studies use Koopman operators?", 1, "1 indexed paper answers this (the papers listed)."),
+        ("How many papers study X?", 60, "60 indexed papers answer this (the papers listed; a list stops at 60)."),
+        ("How many papers study X?", 0, None),  # refused
+        ("Which papers study X?", 3, None),
+        ("How many tasks does FoldNet solve?", 1, None),
+    ],
+)
+def test_counted_note(question: str, n: int, note: str | None) -> None:
+    assert counted_note(question, n) == note

@@ -147,6 +147,21 @@ def asked_of(question: str, labels: list[str]) -> bool:
     return re.match(rf"\s+(?:do|does|did)\s+(?:the\s+)?(?:{names})(?![\w-])", question[m.end() :]) is not None
 
 
+_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:papers|works|studies|articles)\b", re.I)
+
+
+def counted_note(question: str, n: int) -> str | None:
+    """ "How many papers study X?": how many the answer lists, and what that count is."""
+    if _HOW_MANY.match(question) is None or n == 0:
+        return None
+    found = f"{n} indexed {'paper answers' if n == 1 else 'papers answer'} this"
+    return (
+        f"{found} (the papers listed; a list stops at {LIST_MAX})."
+        if n >= LIST_MAX
+        else f"{found} (the papers listed)."
+    )
+
+
 def asks_for_papers(question: str) -> bool:
     """A list question about papers themselves ("which papers …"), not about a paper's methods
     or tasks ("which methods did it compare?"): its list is drawn from the whole index."""

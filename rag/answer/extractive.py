@@ -12,7 +12,7 @@ from rag.answer.cite import CitationBuilder, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.described import also_fitting, described_runner_up
-from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, is_multi, is_referring
+from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, counted_note, is_multi, is_referring
 from rag.answer.language import language_note
 from rag.answer.question import check_question
 from rag.answer.references import compared, compares, may_ask_of_each
@@ -60,7 +60,8 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         standalone = bool(focus.papers) and not from_question and _names_another_paper(query.question, focus, retriever)
         a, why = _in_context(query, focus, standalone, retriever)
         if not focus.papers or standalone:  # the question alone chose the paper
-            a.note = also_fitting(query.question, a, retriever) or a.note
+            listed = len({c.paper_id for c in a.citations})
+            a.note = also_fitting(query.question, a, retriever) or counted_note(query.question, listed) or a.note
         if focus.same_name and not a.refused:
             a.note = _same_name_note(focus.papers, retriever)
         elif focus.namesakes and not a.refused:

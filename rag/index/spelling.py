@@ -43,12 +43,17 @@ class Speller:
             if len(key) >= 3:
                 self._exact.setdefault(key, set()).add(label)
                 self._lower.setdefault(key.lower(), set()).add(label)
-        self._typo_keys = [k for k in self._lower if len(k) >= TYPO_MIN]
-        self._label_stems = {st[0] for k in self._typo_keys if (st := content_stems(k))}
-        self._spaced: dict[int, list[str]] = {}  # several words: only labels of as many words
+        typo_keys = [k for k in self._lower if len(k) >= TYPO_MIN]
+        self._label_stems = {st[0] for k in typo_keys if (st := content_stems(k))}
+        # One edit changes the length by one at most: each search looks at three lengths only.
+        self._by_length: dict[int, list[str]] = {}
+        for k in typo_keys:
+            self._by_length.setdefault(len(k), []).append(k)
+        self._spaced: dict[int, dict[int, list[str]]] = {}  # several words: labels of as many, by length
         for label in set(labels.values()):
-            if len(label.split()) > 1 and len(fold(label)) >= TYPO_MIN:
-                self._spaced.setdefault(len(label.split()), []).append(fold(label).lower())
+            k = fold(label).lower()
+            if len(label.split()) > 1 and len(k) >= TYPO_MIN:
+                self._spaced.setdefault(len(label.split()), {}).setdefault(len(k), []).append(k)
 
     def respell(self, question: str) -> tuple[str, list[tuple[str, str]]]:
         """The question with each name read as its label, and the (typed, label) pairs read."""
@@ -90,7 +95,7 @@ class Speller:
         a label abstracts do not use as a word)."""
         key = fold(text)
         labels = self._exact.get(key, set())
-        if not labels and text == text.lower() and not self._common(key):
+        if not labels and text == text.lower() and key.lower() in self._lower and not self._common(key):
             labels = self._lower.get(key.lower(), set())
         return next(iter(labels)) if len(labels) == 1 else None
 
@@ -99,10 +104,12 @@ class Speller:
         first letter and digits, when a word of `text` is no word of the abstracts. One only:
         "CacheFlipper" is two from "CacheZipper", and may well be another method."""
         key = fold(text).lower()
+        words = text.split()
+        by_length = self._by_length if len(words) == 1 else self._spaced.get(len(words), {})
+        keys = [k for n in (len(key) - 1, len(key), len(key) + 1) for k in by_length.get(n, [])]
         # A letter dropped from a name of TYPO_MIN letters leaves one fewer.
-        if len(key) < TYPO_MIN - 1 or not key[0].isalpha() or all(self._is_word(w) for w in text.split()):
+        if not keys or len(key) < TYPO_MIN - 1 or not key[0].isalpha() or all(self._is_word(w) for w in words):
             return None
-        keys = self._typo_keys if len(text.split()) == 1 else self._spaced.get(len(text.split()), [])
         near = process.extract(key, keys, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=4)
         # Case alone is no slip: "Medusa" in a question may be a baseline of that name, not the
         # paper labelled "MEDUSA" (lowercase typing is `_variant`'s).

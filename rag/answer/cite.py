@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rag.answer.judge import COMBINED_MIN, COSINE_MIN, LEXICAL_MIN, judge, lexical_support
 from rag.text.normalize import clean
-from rag.types import Citation, Paper
+from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck
 
 __all__ = ["COMBINED_MIN", "COSINE_MIN", "LEXICAL_MIN", "lexical_support", "supports"]
 
@@ -57,3 +58,19 @@ def supports(
     return judge(
         claim, evidence, cosine=cosine, lexical_min=lexical_min, cosine_min=cosine_min, combined_min=combined_min
     ).supported
+
+
+def cited_answer(
+    question: str, lines: list[str], builder: CitationBuilder, checks: list[SentenceCheck], **fields: Any
+) -> Answer:
+    """An extractive answer of cited `lines` (none: the refusal), with `fields` (note, sources …)."""
+    return Answer(
+        question=question,
+        answer="\n".join(lines) if lines else REFUSAL,
+        refused=not lines,
+        backend="extractive",
+        latency_ms=0.0,
+        citations=builder.citations,
+        sentences=checks,
+        **fields,
+    )

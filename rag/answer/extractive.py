@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
-from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, moves_on, resolve_focus
 from rag.answer.described import also_fitting, described_runner_up
@@ -19,7 +19,7 @@ from rag.answer.references import compared, compares, may_ask_of_each
 from rag.answer.runner_up import named_runner_up, near_tie
 from rag.index.title_refs import SHARED_MAX
 from rag.retrieval.retriever import Retrieval, Retriever
-from rag.types import REFUSAL, Answer, Closest, Query, SentenceCheck, Source
+from rag.types import Answer, Closest, Query, SentenceCheck, Source
 
 log = logging.getLogger(__name__)
 
@@ -279,15 +279,4 @@ def _build(question: str, accepted: Accepted, multi: bool, retriever: Retriever)
                 SentenceCheck(text=display_sentence(quote), citations=[n], supported=True, evidence_quote=quote)
             )
         lines.append(f"- {paper.label}: {' '.join(parts)}" if multi else " ".join(parts))
-    refused = not accepted
-    return Answer(
-        question=question,
-        answer=REFUSAL if refused else "\n".join(lines),
-        refused=refused,
-        backend="extractive",
-        latency_ms=0.0,
-        citations=builder.citations,
-        sentences=checks,
-        grounding=1.0,
-        answer_source="extractive",
-    )
+    return cited_answer(question, lines, builder, checks)

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.selection import defining_sentence
 from rag.index.snapshot import Snapshot
-from rag.types import REFUSAL, Answer, Citation, Paper, SentenceCheck, Source
+from rag.types import Answer, Citation, Paper, SentenceCheck, Source
 
 MAX_PAPERS = 5  # "who wrote the papers on X?": the authors of the first few cited
 FROM_RECORD = "From the papers' records (their metadata), not from the abstracts."
@@ -136,16 +136,7 @@ def _answer(question: str, lines: list[tuple[Paper, str, str]], *, listed: bool 
         cited = f"{display_sentence(line)} [{n}]"
         text.append(f"- {cited}" if listed or len(lines) > 1 else cited)
         checks.append(SentenceCheck(text=line, citations=[n], supported=True, evidence_quote=quote, reason=FROM_RECORD))
-    return Answer(
-        question=question,
-        answer="\n".join(text) if text else REFUSAL,
-        refused=not text,
-        backend="extractive",
-        latency_ms=0.0,
-        citations=builder.citations,
-        sentences=checks,
-        note=FROM_RECORD if text else None,
-    )
+    return cited_answer(question, text, builder, checks, note=FROM_RECORD if text else None)
 
 
 def _title(p: Paper) -> str:

@@ -9,10 +9,10 @@ import re
 
 import numpy as np
 
-from rag.answer.cite import CitationBuilder, display_sentence
+from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.selection import defining_sentence
 from rag.index.snapshot import Snapshot
-from rag.types import REFUSAL, Answer, SentenceCheck, Source
+from rag.types import Answer, SentenceCheck, Source
 
 SIMILAR_MAX = 5
 _NOUN = r"(?:papers?|works?|studies|articles|abstracts)"
@@ -56,16 +56,11 @@ def similar_papers(question: str, inner: Answer, snap: Snapshot, allowed: list[s
         checks.append(SentenceCheck(text=display_sentence(quote), citations=[n], supported=True, evidence_quote=quote))
     seed = snap.papers[first]
     name = f"\u201c{seed.title}\u201d" if seed.title else seed.label
-    return Answer(
-        question=question,
-        answer="\n".join(text) if text else REFUSAL,
-        refused=not text,
-        backend="extractive",
-        latency_ms=0.0,
-        citations=builder.citations,
-        sentences=checks,
-        grounding=1.0,
-        answer_source="extractive",
+    return cited_answer(
+        question,
+        text,
+        builder,
+        checks,
         sources=[Source(paper_id=p, score=round(c, 6)) for p, c in ranked] + [Source(paper_id=first, score=1.0)],
         note=(
             f"The indexed papers whose abstracts are closest to that of {name} (cosine of the abstracts' "

@@ -25,6 +25,9 @@ NAMED = {"p1": "CacheZip", "p2": "FlashSort", "p3": "TinyNet"}
         ("What is the difference between CacheZip and FlashSort?", ["p1", "p2"], ["p1", "p2"]),
         ("How does CacheZip differ from FlashSort?", ["p1", "p2"], ["p1", "p2"]),
         ("CacheZip or FlashSort: which one sorts keys?", ["p1", "p2"], ["p1", "p2"]),
+        ("Which is larger, FlashSort or CacheZip?", ["p1", "p2"], ["p2", "p1"]),
+        ("Which has more tasks: CacheZip or FlashSort?", ["p1", "p2"], ["p1", "p2"]),
+        ("Which is the CacheZip and FlashSort baseline?", ["p1", "p2"], []),  # no "or": no choice
         # no word of comparison, but the names are all an overview question asks about: each
         ("What do CacheZip and FlashSort do?", ["p1", "p2"], ["p1", "p2"]),
         ("What are CacheZip and FlashSort?", ["p1", "p2"], ["p1", "p2"]),

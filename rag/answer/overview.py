@@ -48,7 +48,11 @@ _ABOUT_FORMS = (
     r"what\s+problems?\s+(?:does|do|did|is)\s+(?P<b>.+?)\s+(?:solve|solving|address|addressing|tackle|tackling)",
     r"what\s+(?:is|are|were)\s+(?:the\s+)?(?:main\s+|key\s+)?(?:results?|findings?)\s+(?:of|in)\s+(?P<c>.+?)",
     r"(?:the\s+)?(?:main\s+|key\s+)?(?:results?|findings?)\s+(?:of|in)\s+(?P<d>.+?)",
+    # "What are X's main findings?"
+    r"what(?:'s|\s+(?:is|are|was|were))\s+(?P<g>.+?)(?:'s)?\s+(?:main\s+|key\s+)?(?:results?|findings?|conclusions?)",
     r"(?P<e>.+?)(?:'s)?\s*[:,-]?\s*(?:main|key)\s+(?:results?|findings?|idea|contributions?)",
+    # "What does X conclude?", "What did X find?": its findings.
+    r"what\s+(?:does|did|do)\s+(?P<f>.+?)\s+(?:conclude|find|show|argue|claim|demonstrate|report|prove|found)",
 )
 _ABOUT = re.compile(rf"{_LEAD}(?:{'|'.join(_ABOUT_FORMS)}){_TRAIL}", re.I)
 _FRAME_STEMS = frozenset(content_stems("paper work method model framework benchmark approach study article"))
@@ -81,7 +85,7 @@ def asks_what_it_is(question: str, label: str) -> bool:
 
 # "Summarize it", "tl;dr of the second one": in a conversation, the paper it is about.
 _BACK = re.compile(
-    rf"(?:it|this|that|them|these|those|both|the\s+(?:first|second|third|last|other|former|latter)(?:\s+one)?"
+    rf"(?:it|this|that|they|them|their|these|those|both|their\s+{KIND}|the\s+(?:first|second|third|last|other|former|latter)(?:\s+one)?"
     rf"|(?:this|that|the|each)\s+(?:one|{KIND}))",
     re.I,
 )

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.selection import defining_sentence
+from rag.index.authors import fold
 from rag.index.snapshot import Snapshot
 from rag.types import Answer, Citation, Paper, SentenceCheck, Source
 
@@ -83,7 +84,12 @@ def record_asked(question: str) -> tuple[str, str] | None:
 def asked_authors(question: str, snap: Snapshot) -> list[str]:
     """The indexed authors whose papers the question asks for, by full name."""
     m = _BY.search(question)
-    return snap.authors.named(next(g for g in m.groups() if g)) if m else []
+    if m is None:
+        return []
+    asked = next(g for g in m.groups() if g)
+    names = snap.authors.named(asked)
+    # "What does the paper by X find about Y?" asks what one of X's papers says (`authored`).
+    return names if names and fold(asked).endswith(names[-1]) else []
 
 
 def from_record(question: str, field: str, inner: Answer, papers: Mapping[str, Paper]) -> Answer:

@@ -68,12 +68,12 @@ def by_name(question_stems: set[str], listed: list[str], name_stems: dict[str, s
     return [pid for pid in listed if hits.get(pid) == best]
 
 
-# "Compare X and Y", "X vs. Y", "how do X and Y differ?": the question asks about each paper it
+# "Compare X and Y", "X vs. Y", "how do X and Y differ?", "Which is larger, X or Y?": the question asks about each paper it
 # names. Not "does X beat Y?": abstracts seldom compare each other, so that one is left to the
 # usual answerability check.
 _COMPARES = re.compile(
     r"\b(?:compar\w*|versus|vs\b|differ\w*|distinguish\w*|contrast\w*|in common|similarit\w*|similar"
-    r"|which (?:one|of))\b",
+    r"|which (?:one|of)|which (?:is|was|has|does|did)(?= [^?]*\bor\b))\b",
     re.I,
 )
 _BETWEEN_NAMES = re.compile(

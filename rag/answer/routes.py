@@ -6,9 +6,11 @@ wrote are answered from the papers' records (`records`)."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from rag.answer import extractive
-from rag.answer.overview import refers_back
+from rag.answer.authored import AuthorRef, author_ref, ref_note
+from rag.answer.overview import refers_back, subject
 from rag.answer.question import check_question
 from rag.answer.records import asked_authors, from_record, from_records, papers_by, record_asked
 from rag.answer.similar import similar_asked, similar_papers
@@ -30,7 +32,8 @@ def answer(query: Query, retriever: Retriever) -> Answer:
             return _in_venue(query, scope, retriever)
         by_record = _from_records(query, retriever) or _similar(query, retriever)
         if by_record is None:
-            return extractive.answer(query, retriever)
+            ref = author_ref(query.question, retriever.snapshot)
+            return extractive.answer(query, retriever) if ref is None else _by_authors(query, ref, retriever)
         by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return by_record
 
@@ -68,6 +71,29 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
     if unknown:
         scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no venue in their records."
     a.note = f"{scoped} {a.note}" if a.note else scoped
+    return a
+
+
+AUTHOR_FOCUS_MAX = 3  # "What did <author> find?" is answered from each of so few of their papers
+
+
+def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
+    """A question naming papers by their authors: asked what they are or found ("What did
+    Schaeffer et al. find?"), those papers are the ones under discussion, as in a follow-up;
+    else the papers it means are those answered from, under the usual bar (a detail they do not
+    give is refused); none of those the user chose: the question as asked."""
+    ref = replace(ref, papers=[p for p in ref.papers if query.papers is None or p in query.papers])
+    if not ref.papers:
+        return extractive.answer(query, retriever)
+    about = subject(ref.question, about=True)
+    if len(ref.papers) <= AUTHOR_FOCUS_MAX and about is not None and refers_back(about):
+        turn = {"role": "assistant", "content": "", "paper_ids": ref.papers}
+        asked = query.model_copy(update={"question": ref.question, "history": [*(query.history or []), turn]})
+    else:
+        asked = query.model_copy(update={"question": ref.question, "papers": ref.papers})
+    a = answer(asked, retriever)
+    a.question = query.question
+    a.note = " ".join(filter(None, [ref_note(ref, retriever.snapshot.papers), a.note]))
     return a
 
 

@@ -43,3 +43,29 @@ class AuthorIndex:
                     break
             i += 1
         return list(dict.fromkeys(found))
+
+
+def surname(name: str) -> str:
+    """The folded last word of a name ("Jeffrey A Chan Santiago" -> "santiago")."""
+    parts = fold(name).split()
+    return parts[-1] if parts else ""
+
+
+class SurnameIndex:
+    """Folded surname -> the papers whose first author has it, and those with any author of
+    it: "Schaeffer et al." names a paper by its first author's surname."""
+
+    def __init__(self, papers: dict[str, Paper]) -> None:
+        self.first: dict[str, list[str]] = {}
+        self.any: dict[str, list[str]] = {}
+        for pid, p in papers.items():
+            names = [s for s in (surname(a) for a in p.authors or []) if s]
+            if names:
+                self.first.setdefault(names[0], []).append(pid)
+            for s in dict.fromkeys(names):
+                self.any.setdefault(s, []).append(pid)
+
+    def papers_of(self, name: str) -> list[str]:
+        """The papers "<name> et al." can mean: by first author, else by any author."""
+        key = surname(name)
+        return self.first.get(key) or self.any.get(key, [])

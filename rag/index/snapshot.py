@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from rag.index.authors import AuthorIndex
+from rag.index.authors import AuthorIndex, SurnameIndex
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.mentions import Mentions, naming_labels
@@ -59,6 +59,11 @@ class Snapshot:
     def authors(self) -> AuthorIndex:
         """Finds the indexed authors a text names by full name."""
         return AuthorIndex(self.papers)
+
+    @cached_property
+    def surnames(self) -> SurnameIndex:
+        """Finds the papers "<surname> et al." can mean."""
+        return SurnameIndex(self.papers)
 
     @cached_property
     def titles(self) -> TitleIndex:

@@ -1,0 +1,110 @@
+"""A paper named by its authors ("What did Lovelace et al. find?"): read as the papers of that
+author, not as a name no abstract has (`rag.answer.authored`)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rag.answer.authored import author_ref
+from rag.answer.overview import refers_back, subject
+from rag.engine import Engine
+from rag.index.authors import SurnameIndex, surname
+from rag.types import Paper
+from tests.conftest import with_records
+
+PAPERS = [
+    "Long contexts make key-value caches the memory bottleneck. We introduce CacheZip, a codec that "
+    "compresses key-value caches. We find that CacheZip halves memory at equal accuracy.",
+    "Protein design needs accurate structure models. We introduce FoldNet, a diffusion model that "
+    "generates protein backbones. FoldNet designs 120 novel folds.",
+    "Sparse rewards make exploration hard. We study curiosity bonuses, improving on Hopper et al. (2021). "
+    "Curiosity solves 12 of 15 hard exploration games.",
+]
+META = [
+    {"paper_id": "au#1", "title": "CacheZip: Compressing Key-Value Caches", "authors": ["Ada Lovelace", "Alan Turing"]},
+    {"paper_id": "au#2", "title": "FoldNet: Designing Protein Backbones", "authors": ["Grace Hopper", "Ada Lovelace"]},
+    {"paper_id": "au#3", "title": "Curiosity for Exploration", "authors": ["Emmy Noether"]},
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    return with_records(fake_engine, tmp_path / "au", "au", PAPERS, META)
+
+
+@pytest.mark.parametrize(
+    ("question", "papers", "rewritten"),
+    [
+        ("What did Lovelace et al. find?", ["au#1"], "What did they find?"),  # the first author
+        ("What does the paper by Lovelace et al. (2025) show?", ["au#1"], "What does their paper show?"),
+        ("What is Lovelace et al.'s main finding?", ["au#1"], "What is their main finding?"),
+        ("What did Turing et al. find?", ["au#1"], "What did they find?"),  # no first author: any
+        ("How much memory does Ada Lovelace save?", ["au#1", "au#2"], "How much memory does they save?"),
+        ("What does the work of Emmy Noether solve?", ["au#3"], "What does their paper solve?"),
+        ("What did Hopper et al. study?", None, None),  # an abstract cites "Hopper et al.": maybe that work
+        ("What did Babbage et al. find?", None, None),  # no indexed author of that name
+        ("What does CacheZip by Lovelace et al. find?", None, None),  # the paper is named itself
+        ("What did Lovelace find?", None, None),  # a surname alone, without "et al."
+    ],
+)
+def test_author_ref(engine: Engine, question: str, papers: list[str] | None, rewritten: str | None) -> None:
+    ref = author_ref(question, engine.retriever.snapshot)
+    assert (ref.papers, ref.question) == (papers, rewritten) if ref else papers is None
+
+
+def test_surnames() -> None:
+    authors = [["A Chan Santiago", "B Lee"], ["C Lee"]]
+    p = [Paper(paper_id=str(i), source="t", position=1, abstract="x", authors=a) for i, a in enumerate(authors)]
+    index = SurnameIndex({x.paper_id: x for x in p})
+    assert surname("Jeffrey A Chan Santiago") == "santiago"
+    assert index.papers_of("Santiago") == ["0"] and index.papers_of("Lee") == ["1"]  # first authors first
+    assert index.papers_of("Nobody") == []
+
+
+def test_author_ref_never_raises(engine: Engine) -> None:
+    snap = engine.retriever.snapshot
+
+    @given(st.text(max_size=80) | st.from_regex(r"[A-Z][a-z]{2,8}( [A-Z][a-z]+)? et al\.?('s)?", fullmatch=True))
+    def check(question: str) -> None:
+        ref = author_ref(question, snap)
+        assert ref is None or (ref.papers and set(ref.papers) <= set(snap.papers))
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("question", "back"),
+    [
+        ("What did they find?", True),
+        ("What is their main finding?", True),
+        ("What does their paper conclude?", True),
+        ("What did they find about cats?", False),
+        ("What were the results?", False),
+    ],
+)
+def test_findings_refer_back(question: str, back: bool) -> None:
+    s = subject(question, about=True)
+    assert (s is not None and refers_back(s)) is back
+
+
+def test_a_paper_asked_by_its_authors_is_answered_from_it(engine: Engine) -> None:
+    a = engine.ask("What did Lovelace et al. find?")
+    assert not a.refused and {c.paper_id for c in a.citations} == {"au#1"}
+    said = "Read “Lovelace et al.” as “CacheZip: Compressing Key-Value Caches” (Ada Lovelace et al.)."
+    assert a.note and a.note.startswith(said)
+
+
+def test_a_detail_their_papers_do_not_give_is_refused(engine: Engine) -> None:
+    assert engine.ask("What did Lovelace et al. find about cats?").refused
+
+
+def test_the_papers_a_user_chose_bound_the_reference(engine: Engine) -> None:
+    a = engine.ask("What did Ada Lovelace find?", papers=["au#2"])
+    assert {c.paper_id for c in a.citations} <= {"au#2"}
+
+
+def test_papers_by_an_author_on_a_topic_are_not_all_their_papers(engine: Engine) -> None:
+    a = engine.ask("What does the paper by Ada Lovelace say about protein backbones?")
+    assert {c.paper_id for c in a.citations} == {"au#2"}

@@ -40,6 +40,7 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         ("What did Lovelace et al. find?", ["au#1"], "What did they find?"),  # the first author
         ("What does the paper by Lovelace et al. (2025) show?", ["au#1"], "What does their paper show?"),
         ("What is Lovelace et al.'s main finding?", ["au#1"], "What is their main finding?"),
+        ("Summarize Lovelace et al.'s paper", ["au#1"], "Summarize their paper"),
         ("What did Turing et al. find?", ["au#1"], "What did they find?"),  # no first author: any
         ("How much memory does Ada Lovelace save?", ["au#1", "au#2"], "How much memory does they save?"),
         ("What does the work of Emmy Noether solve?", ["au#3"], "What does their paper solve?"),

@@ -15,9 +15,10 @@ from rag.text.normalize import content_stems
 from rag.types import Paper
 
 # "Schaeffer et al.", "Schaeffer et al. (2025)", "Schaeffer et al.'s", "the paper by Schaeffer et al."
+# (the surname's last word only: a capitalised word before it may open the question, "Summarize …")
 _ET_AL = re.compile(
     r"(?P<paper>\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+)?"
-    r"(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\s+et\s+al\b\.?"
+    r"(?P<name>[A-Z][\w'’-]*)\s+et\s+al\b\.?"
     r"(?:\s*\(?(?:19|20)\d\d\)?)?(?P<poss>['’]s\b)?"
 )
 _BY_NAME = r"(?P<paper>\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+)?"

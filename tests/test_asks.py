@@ -48,6 +48,10 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("For which other sketching schemes does it hold?", "", "", ["a list"]),
         ("Which class does it use?", "", "", []),
         ("Which datasets was it evaluated on?", "FooNet", "", ["names of datasets"]),
+        # elliptical, in a conversation: the noun alone asks what it used
+        ("Which datasets?", "", "", ["names of datasets"]),
+        ("and what baselines?", "", "", ["names of baselines"]),
+        ("What models are there?", "", "", []),
         # head noun is 'tasks', not a named benchmark; a list of two is no useful shape
         ("Which two benchmark tasks are named in the evaluation?", "", "", []),
         ("What are the three stages of the pipeline?", "", "", ["a list of 3"]),

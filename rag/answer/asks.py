@@ -74,6 +74,12 @@ _ENTITY_ASK = re.compile(
     r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it|achiev\w*|outperform\w*|perform\w*|rank\w*|scor\w*)\b|\s*[?,])",
     re.I,
 )
+# "Which datasets?", "and what baselines?": in a conversation the noun alone asks what it used.
+_BARE_ENTITY_ASK = re.compile(
+    r"^\s*(?:and\s+|so\s+)?(?:which|what)\s+(?:other\s+)?(?:datasets?|benchmarks?|models?|llms?|architectures?"
+    r"|baselines?|languages?|corpora)\s*[?.!]*\s*$",
+    re.I,
+)
 _KIND_OF = re.compile(r"\b(?:kinds?|types?|sorts?)\s+of\b", re.I)
 # "compared to best-of-N", "outperforms in-context learning", "better than fine-tuning".
 _COMPARED = re.compile(
@@ -160,7 +166,11 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         out.append(Need("a causal link", matches(_CAUSAL), required=False))
     m = _ENTITY_ASK.search(question)
     out += list_needs(question, names_asked=m is not None)
-    if m and _ENTITY_VERB.search(question) and not asks_own_noun(question[m.start() : m.start(1)]):
+    if (
+        m
+        and (_ENTITY_VERB.search(question) or _BARE_ENTITY_ASK.match(question))
+        and not asks_own_noun(question[m.start() : m.start(1)])
+    ):
         known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
         # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
         # Unless the question asks for the thing the paper itself built ("what benchmark was

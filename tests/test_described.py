@@ -35,6 +35,8 @@ def test_the_paper_writing_a_description_answers_at_scale(scale_engine: Engine, 
         ("Is there a paper that introduces a tokenwise parallel sampling algorithm?", True),
         ("paper with a new mixed-precision approach", True),
         ("What paper uses Thompson sampling for feasibility?", True),
+        ("What's the paper where attention gives saliency maps?", True),
+        ("What is the paper that fuses forecasters?", True),
         ("I remember a paper that fuses forecasters per sample - which paper was it?", True),
         # not asking which paper: a detail, a list, or a named paper
         ("What accuracy does GENIE reach?", False),

@@ -27,6 +27,9 @@ from tests.conftest import with_papers
         ("explain CacheZip in simple terms, please", "CacheZip"),
         ("Give me a quick overview of CacheZip.", "CacheZip"),
         ("What's the main contribution of CacheZip?", "CacheZip"),
+        ("What is CacheZip used for?", "CacheZip"),
+        ("What can CacheZip be used for?", "CacheZip"),
+        ("What is the model used for training?", "the model used for training"),  # not asked of a paper
         ("What is the key idea behind the CacheZip method?", "the CacheZip method"),
         ("What's the gist of CacheZip", "CacheZip"),
         ("Main contribution of CacheZip?", "CacheZip"),

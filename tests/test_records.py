@@ -25,6 +25,8 @@ from tests.fakes import ScriptedLLM
         ("Authors of CacheZip?", "CacheZip"),
         ("who are the authors?", ""),
         ("Who wrote it?", "it"),
+        ("Who proposed CacheZip?", "CacheZip"),
+        ("Who introduced the CacheZip codec?", "the CacheZip codec"),
         ("Which researchers wrote CacheZip?", "CacheZip"),
         ("Which researchers are behind that one?", "that one"),
         ("What do the authors of CacheZip recommend?", None),

@@ -19,6 +19,7 @@ from rag.types import Answer, Query
 # question identifies one paper by what it describes.
 _WHICH_PAPER = re.compile(
     r"\bwhich\s+(?:paper|work|study|article)\b|^\s*what\s+(?:paper|work|study|article)\b"
+    r"|^\s*what(?:'s|\s+is|\s+was)\s+(?:the|that)\s+(?:paper|work|study|article)\s+(?:where|that|which|in\s+which)\b"
     r"|\b(?:is|are)\s+there\s+(?:a|an|any)\s+(?:paper|work|study|article)\b"
     r"|^\s*(?:(?:a|the|any)\s+)?(?:paper|work|study|article)\s+(?:with|on|about|that|which|where|proposing|introducing"
     r"|presenting)\b",

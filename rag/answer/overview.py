@@ -33,6 +33,9 @@ _FORMS = (
     rf"{_DIGEST}\s+(?:of|for|on))\s+(?P<a>.+?)",
     # "What's the main contribution of X?", "What is the key idea behind X?", "Main idea of X?"
     rf"(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)\s+)?(?:the\s+)?{_POINT}\s+(?:of|behind|in)\s+(?P<b>.+?)",
+    # "What is X used for?", "What can X be used for?": what it does
+    r"what\s+(?:is|are|was|were)\s+(?P<f>.+?)\s+(?:used|meant|designed|intended|good)\s+for",
+    r"what\s+(?:can|could)\s+(?P<g>.+?)\s+be\s+used\s+for",
     # "What is X?", "What is X about?", "Who is X?"
     r"(?:what|who)(?:'s|\s+is|\s+are)\s+(?P<c>.+?)(?:\s+(?:all\s+)?about)?",
     # "What does X do?", "What does X propose?"

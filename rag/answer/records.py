@@ -27,7 +27,7 @@ _NO_VERB = (
 )
 _WHO = re.compile(
     r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+)?"
-    r"(?:(?:who\s+(?:wrote|authored|co-?authored|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
+    r"(?:(?:who\s+(?:wrote|authored|co-?authored|proposed|introduced|developed|created|invented|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
     r"(?:\s+(?:of|behind|for))?|(?:is|are|was|were)\s+behind)"
     r"|(?:which|what)\s+(?:people|researchers|authors|team)\s+(?:wrote|authored|(?:are|is|were|was)\s+behind))"
     rf"(?:\s+{_ONE_QUESTION}(?P<rest>[^?]*?))?"

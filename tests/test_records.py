@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.answer.pipeline import ask
-from rag.answer.records import FROM_RECORD, asks_who_wrote, record_asked
+from rag.answer.records import FROM_RECORD, asked_authors, asks_who_wrote, record_asked
 from rag.engine import Engine
 from rag.index.authors import AuthorIndex, fold
 from rag.types import Paper, Query
@@ -147,6 +147,22 @@ def test_papers_by_an_author(engine: Engine) -> None:
     assert {c.paper_id for c in a.citations} == {"rec#1", "rec#2"} == {s.paper_id for s in a.sources}
     assert a.answer.count("\n") == 1 and a.answer.startswith("- ")
     assert engine.ask("Which papers are by Grace Hopper?").refused
+
+
+@pytest.mark.parametrize(
+    ("question", "listed"),
+    [
+        ("Ada Lovelace's papers", True),
+        ("List Ada Lovelace's papers", True),
+        ("What did Ada Lovelace write?", True),
+        ("papers by Ada Lovelace", True),
+        # a question about what one of her papers says is not a request for the list
+        ("How many folds does Ada Lovelace's work design?", False),
+        ("What does the paper by Ada Lovelace say about protein backbones?", False),
+    ],
+)
+def test_asked_authors_only_when_the_list_is_asked(engine: Engine, question: str, listed: bool) -> None:
+    assert bool(asked_authors(question, engine.retriever.snapshot)) is listed
 
 
 def test_an_llm_backend_answers_from_the_records_without_the_llm(engine: Engine) -> None:

@@ -60,7 +60,8 @@ _VENUE = re.compile(
 _BY = re.compile(
     r"\b(?:papers?|works?|abstracts?)\b[^?]{0,30}\b(?:by|from)\s+(?P<a>[^?]+)"
     r"|\bwhat\s+(?:did|has|have|does)\s+(?P<b>[^?]+?)\s+(?:write|written|author(?:ed)?|co-?author(?:ed)?|publish(?:ed)?)\b"
-    r"|(?P<c>[^?]+?)'s\s+(?:papers?|works?)\b",
+    # "X's papers" as the whole request, not "how many methods does X's work outperform?"
+    r"|^\s*(?:(?:list|show(?:\s+me)?|find|give\s+me|what\s+are)\s+)?(?P<c>[^?]+?)'s\s+(?:papers?|works?)\s*[?.!]*\s*$",
     re.I,
 )
 

@@ -37,17 +37,24 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
 @pytest.mark.parametrize(
     ("question", "papers", "rewritten"),
     [
-        ("What did Lovelace et al. find?", ["au#1"], "What did they find?"),  # the first author
-        ("What does the paper by Lovelace et al. (2025) show?", ["au#1"], "What does their paper show?"),
-        ("What is Lovelace et al.'s main finding?", ["au#1"], "What is their main finding?"),
-        ("Summarize Lovelace et al.'s paper", ["au#1"], "Summarize their paper"),
-        ("What did Turing et al. find?", ["au#1"], "What did they find?"),  # no first author: any
+        # one paper: named as the user would name it, by its coined name (or its title's words)
+        ("What did Lovelace et al. find?", ["au#1"], "What did the CacheZip paper find?"),  # the first author
+        ("What does the paper by Lovelace et al. (2025) show?", ["au#1"], "What does the CacheZip paper show?"),
+        ("What is Lovelace et al.'s main finding?", ["au#1"], "What is the CacheZip paper's main finding?"),
+        ("Summarize Lovelace et al.'s paper", ["au#1"], "Summarize the CacheZip paper"),
+        ("What did Turing et al. find?", ["au#1"], "What did the CacheZip paper find?"),  # no first author: any
+        ("What did Ada Lovelace et al. find?", ["au#1"], "What did the CacheZip paper find?"),  # first author
+        ("What did Lovelace and Turing find?", ["au#1"], "What did the CacheZip paper find?"),  # both authors
+        ("What does Noether's group solve?", ["au#3"], "What does the Curiosity for Exploration paper solve?"),
+        ("In the Noether paper, what is solved?", ["au#3"], "In the Curiosity for Exploration paper, what is solved?"),
+        # several papers: "they", answered from among them
         ("How much memory does Ada Lovelace save?", ["au#1", "au#2"], "How much memory does they save?"),
-        ("What does the work of Emmy Noether solve?", ["au#3"], "What does their paper solve?"),
+        ("What did Ada Lovelace's papers find?", ["au#1", "au#2"], "What did their papers find?"),
         ("What did Hopper et al. study?", None, None),  # an abstract cites "Hopper et al.": maybe that work
         ("What did Babbage et al. find?", None, None),  # no indexed author of that name
         ("What does CacheZip by Lovelace et al. find?", None, None),  # the paper is named itself
         ("What did Lovelace find?", None, None),  # a surname alone, without "et al."
+        ("Compare Lovelace and Babbage", None, None),  # one of two surnames unknown
     ],
 )
 def test_author_ref(engine: Engine, question: str, papers: list[str] | None, rewritten: str | None) -> None:
@@ -97,8 +104,11 @@ def test_a_paper_asked_by_its_authors_is_answered_from_it(engine: Engine) -> Non
     assert a.note and a.note.startswith(said)
 
 
-def test_a_detail_their_papers_do_not_give_is_refused(engine: Engine) -> None:
-    assert engine.ask("What did Lovelace et al. find about cats?").refused
+def test_a_paper_named_by_its_authors_is_answered_as_if_named(engine: Engine) -> None:
+    # the same bar as naming it: a detail it does not give is refused as it would be then
+    by_authors = engine.ask("What did Lovelace et al. find about cats?")
+    by_name = engine.ask("What did the CacheZip paper find about cats?")
+    assert (by_authors.refused, by_authors.answer) == (by_name.refused, by_name.answer)
 
 
 def test_the_papers_a_user_chose_bound_the_reference(engine: Engine) -> None:

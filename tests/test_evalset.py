@@ -30,6 +30,12 @@ def test_dev_does_not_leak_into_test(dev: str) -> None:
     assert problems == []
 
 
+def test_short_dev_does_not_leak_into_short_test() -> None:
+    """The short sets are tuned on and reported on the same way (`short_dev` / `short_test`)."""
+    problems, _ = check_leaks(load_set(EVAL / "short_dev.jsonl"), load_set(EVAL / "short_test.jsonl"), ABSTRACTS)
+    assert problems == []
+
+
 def test_sets_are_big_and_cover_the_corpus() -> None:
     cases = load_set(EVAL / "dev.jsonl") + load_set(EVAL / "test.jsonl")
     by_type: dict[str, int] = {}

@@ -1,7 +1,8 @@
 """A paper named by its authors: "What did Schaeffer et al. find?", "the paper by Schaeffer et
-al.", "What does Rylan Schaeffer show?". No abstract writes its authors, so such a name was read
+al.", "Snell and Griffiths", "Ceriotti's group", "What does Rylan Schaeffer show?". No abstract writes its authors, so such a name was read
 as a name no paper has, and the question refused. The reference is read as the papers it means
-(by the first author's surname, else any author's; a full name as the records list it), and
+(by the first author's surname, else any author's; two surnames; a full name as the records
+list it), and
 the question asks "they" in its place. Pure functions of the question and the snapshot."""
 
 from __future__ import annotations
@@ -9,21 +10,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.index.authors import fold
+from rag.index.authors import fold, surname
 from rag.index.snapshot import Snapshot
 from rag.text.normalize import content_stems
 from rag.types import Paper
 
-# "Schaeffer et al.", "Schaeffer et al. (2025)", "Schaeffer et al.'s", "the paper by Schaeffer et al."
-# (the surname's last word only: a capitalised word before it may open the question, "Summarize …")
-_ET_AL = re.compile(
-    r"(?P<paper>\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+)?"
-    r"(?P<name>[A-Z][\w'’-]*)\s+et\s+al\b\.?"
-    r"(?:\s*\(?(?:19|20)\d\d\)?)?(?P<poss>['’]s\b)?"
+# "Schaeffer et al.", "Schaeffer et al. (2025)", "Schaeffer et al.'s" (the surname's last word:
+# a capitalised word before it may open the question, "Summarize …"; a full name is looked up)
+_ET_AL = re.compile(r"(?P<name>[A-Z][\w-]*)\s+et\s+al\b\.?(?:\s*\(?(?:19|20)\d\d\)?)?")
+# "Snell and Griffiths", "Snell & Griffiths"
+_TWO = re.compile(r"\b(?P<a>[A-Z][\w-]*)\s+(?:and|&)\s+(?P<b>[A-Z][\w-]*)\b(?!\s+et\s+al\b)")
+# "Ceriotti's group", "Mueller's paper", "the Mueller paper"
+_ONE = re.compile(
+    r"\b(?P<name>[A-Z][\w-]*)(?=['’]s\s+(?:group|lab|team|paper|work|study|article)\b)"
+    r"|\bthe\s+(?P<name2>[A-Z][\w-]*)(?=\s+(?:paper|work|study|article)\b)"
 )
-_BY_NAME = r"(?P<paper>\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+)?"
+# "the paper by", "the work of" before a name: "their paper" replaces both
+_LEAD = re.compile(r"\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+$", re.I)
+_FULL_NAME_WORDS = 3  # words before a surname looked up as a full name ("Bill Yuchen Lin et al.")
 _PREPOSITION = re.compile(r"\b(?:to|by|from|of|in|with|for|than|like|about)\s*$", re.I)
-_TOKEN = re.compile(r"[^\W\d_][\w'’.-]*")
+_WORD = re.compile(r"[^\W_]+")
+
+Span = tuple[int, int, list[str]]
 
 
 @dataclass(frozen=True)
@@ -38,18 +46,34 @@ class AuthorRef:
 def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     """The papers the question names by an author, or None: none named, or the question also
     names a paper (then "Steinke et al." is work that paper cites)."""
-    found = _et_al(question, snap) or _full_name(question, snap)
-    if found is None:
+    found = _et_al(question, snap) or _two(question, snap) or _full_name(question, snap) or _one(question, snap)
+    if found is None or snap.named_in(question) or snap.referenced_in(question):
         return None
-    start, end, pids, paper = found
-    if snap.named_in(question) or snap.referenced_in(question):
-        return None
-    before = question[:start]
-    said = "their paper" if paper else "them" if _PREPOSITION.search(before) else "they"
+    start, end, pids = found
+    lead = _LEAD.search(question[:start])
+    if lead:
+        start = lead.start()
+    said = "their paper" if lead else "them" if _PREPOSITION.search(question[:start]) else "they"
     if question[end:].startswith(("'s", "’s")):
         said, end = "their", end + 2
-    rest = re.sub(r"\s{2,}", " ", f"{before}{said}{question[end:]}").strip()
+    noun = re.match(r"\s+(?:paper|work|study|article|group|lab|team)\b", question[end:])
+    if noun:  # "the Mueller paper", "Gan's paper", "Ceriotti's group" -> "their paper"
+        said, end = "their paper", end + noun.end()
+    if len(pids) == 1:
+        label = snap.papers[pids[0]].label.lower()
+        coined = pids[0] in snap.naming and sum(p.label.lower() == label for p in snap.papers.values()) == 1
+        said = _as_named(said, snap.papers[pids[0]], coined)
+    rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{said}{question[end:]}").strip()
     return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip())
+
+
+def _as_named(said: str, paper: Paper, coined: bool) -> str:
+    """One paper: named as if the user had named it, by its coined name (no other paper's) or its title's words
+    ("What did they find?" -> "What did the GLGENN paper find?"), so the question is read as
+    naming that paper. Marks are left out of a title: a colon in a question reads as a clause."""
+    name = paper.label if coined else " ".join(_WORD.findall(paper.title or paper.label))
+    named = f"the {name} paper"
+    return {"their": f"{named}'s"}.get(said, named)
 
 
 def _cited(name: str, snap: Snapshot) -> bool:
@@ -58,34 +82,65 @@ def _cited(name: str, snap: Snapshot) -> bool:
     return any(snap.vocabulary.df.get(s, 0) > 0 for s in content_stems(fold(name.split()[-1])))
 
 
-def _et_al(question: str, snap: Snapshot) -> tuple[int, int, list[str], bool] | None:
+def _et_al(question: str, snap: Snapshot) -> Span | None:
+    """ "X et al.": a full name ending in X the records list (its papers as first author, else
+    all), else the papers of surname X (not one an abstract writes)."""
     for m in _ET_AL.finditer(question):
+        full = _full_name_before(question, m.start(), m.group("name"), snap)
+        if full is not None:
+            return full[0], m.end(), full[1]
         pids = snap.surnames.papers_of(m.group("name"))
         if pids and not _cited(m.group("name"), snap):
-            end = m.end() - len(m.group("poss") or "")
-            return m.start(), end, pids, bool(m.group("paper") or m.group("poss"))
+            return m.start(), m.end(), pids
     return None
 
 
-def _full_name(question: str, snap: Snapshot) -> tuple[int, int, list[str], bool] | None:
-    """The first full author name the question writes, with its span."""
+def _full_name_before(question: str, at: int, last: str, snap: Snapshot) -> tuple[int, list[str]] | None:
+    words = list(_WORD.finditer(question[:at]))
+    for k in range(min(_FULL_NAME_WORDS, len(words)), 0, -1):
+        key = fold(" ".join([*(w.group() for w in words[-k:]), last]))
+        pids = snap.authors.papers.get(key)
+        if pids:
+            first = [p for p in pids if fold((snap.papers[p].authors or [""])[0]) == key]
+            return words[-k].start(), first or pids
+    return None
+
+
+def _two(question: str, snap: Snapshot) -> Span | None:
+    """ "Snell and Griffiths": the papers both surnames are authors of."""
+    for m in _TWO.finditer(question):
+        a, b = m.group("a"), m.group("b")
+        if _cited(a, snap) or _cited(b, snap):
+            continue
+        pids = [p for p in snap.surnames.any.get(surname(a), []) if p in set(snap.surnames.any.get(surname(b), []))]
+        if pids:
+            return m.start(), m.end(), pids
+    return None
+
+
+def _one(question: str, snap: Snapshot) -> Span | None:
+    """ "Ceriotti's group", "the Mueller paper": that surname's papers (first author first)."""
+    for m in _ONE.finditer(question):
+        name = m.group("name") or m.group("name2")
+        pids = snap.surnames.papers_of(name)
+        if pids and not _cited(name, snap):
+            at = m.start("name") if m.group("name") else m.start()
+            return at, m.end(), pids
+    return None
+
+
+def _full_name(question: str, snap: Snapshot) -> Span | None:
+    """The first full author name the question writes ("Chuang Gan's paper"), with its span."""
     names = snap.authors.named(question)
     if not names:
         return None
-    tokens = [(m.start(), m.end(), fold(m.group())) for m in _TOKEN.finditer(question)]
+    tokens = [(m.start(), m.end(), fold(m.group())) for m in _WORD.finditer(question)]
     for i in range(len(tokens)):
         for name in names:
             n = len(name.split())
             if " ".join(t[2] for t in tokens[i : i + n]) == name:
-                start = i and _paper_lead(question, tokens[i][0])
-                return start or tokens[i][0], tokens[i + n - 1][1], snap.authors.papers[name], bool(start)
+                return tokens[i][0], tokens[i + n - 1][1], snap.authors.papers[name]
     return None
-
-
-def _paper_lead(question: str, at: int) -> int:
-    """Where "the paper by" before a name starts, or 0."""
-    m = re.search(rf"{_BY_NAME}$", question[:at])
-    return m.start() if m and m.group("paper") else 0
 
 
 def ref_note(ref: AuthorRef, papers: dict[str, Paper]) -> str:

@@ -12,6 +12,7 @@ from rag.answer import extractive
 from rag.answer.authored import AuthorRef, author_ref, ref_note
 from rag.answer.overview import refers_back, subject
 from rag.answer.question import check_question
+from rag.answer.quoted import asks_only_where, located, quoted_phrases, quoted_spans, unquoted, writing
 from rag.answer.records import asked_authors, from_record, from_records, papers_by, record_asked
 from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope
@@ -24,7 +25,7 @@ def answer(query: Query, retriever: Retriever) -> Answer:
     with retriever.pinned():
         t0 = time.perf_counter()
         query = query.model_copy(update={"question": check_question(query.question)})
-        respelled, read = retriever.snapshot.speller.respell(query.question)
+        respelled, read = retriever.snapshot.speller.respell(query.question, quoted_spans(query.question))
         if read:
             return _as_spelled(query, respelled, read, retriever)
         scope = venue_scope(query.question, retriever.snapshot.papers)
@@ -33,7 +34,10 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         by_record = _from_records(query, retriever) or _similar(query, retriever)
         if by_record is None:
             ref = author_ref(query.question, retriever.snapshot)
-            return extractive.answer(query, retriever) if ref is None else _by_authors(query, ref, retriever)
+            if ref is not None:
+                return _by_authors(query, ref, retriever)
+            phrases = _phrases(query.question, retriever)
+            return _quoted(query, phrases, retriever) if phrases else extractive.answer(query, retriever)
         by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return by_record
 
@@ -74,6 +78,43 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
     return a
 
 
+def _quoted(query: Query, phrases: list[str], retriever: Retriever) -> Answer:
+    """A question quoting a phrase: answered from the papers that write it word for word (asked
+    only where it comes from: their sentences that write it); none does: as usual, saying so."""
+    pids = _writing(query, phrases, retriever)
+    said = ", ".join(f"“{p}”" for p in phrases)
+    if not pids:
+        a = extractive.answer(query, retriever)
+        a.note = " ".join(filter(None, [f"No indexed abstract writes {said} word for word.", a.note]))
+        return a
+    if asks_only_where(query.question, phrases):
+        if len(pids) > 1:  # closest to the question first
+            hits = retriever.retrieve(query.question, top_k=len(pids), papers=pids, cache=query.cache).hits
+            pids = [h.paper_id for h in hits]
+        return located(query.question, phrases, pids, retriever.snapshot)
+    a = extractive.answer(query.model_copy(update={"papers": pids}), retriever)
+    n = len(pids)
+    scoped = f"Answered among the {n} indexed papers whose abstracts write {said}."
+    a.note = " ".join(
+        filter(None, [scoped if n > 1 else f"Answered from the one indexed paper that writes {said}.", a.note])
+    )
+    return a
+
+
+def _phrases(question: str, retriever: Retriever) -> list[str]:
+    """The quoted phrases asked word for word: none in a question that names a paper (by its
+    label, or a quoted title), which is then about that paper."""
+    phrases = quoted_phrases(question)
+    snap = retriever.snapshot
+    rest = unquoted(question)  # a name inside the quotes is part of the phrase
+    return [] if not phrases or snap.named_in(rest) or snap.referenced_in(question) else phrases
+
+
+def _writing(query: Query, phrases: list[str], retriever: Retriever) -> list[str]:
+    texts = retriever.snapshot.spaced_texts
+    return writing(phrases, texts if query.papers is None else {p: texts[p] for p in query.papers if p in texts})
+
+
 AUTHOR_FOCUS_MAX = 3  # "What did <author> find?" is answered from each of so few of their papers
 
 
@@ -100,9 +141,12 @@ def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
 def answered_as_is(query: Query, retriever: Retriever) -> bool:
     """The question takes the records or the similar-papers path: lists an LLM has nothing to
     add to (asked after `answer`, which has checked the question)."""
-    question, _ = retriever.snapshot.speller.respell(query.question)
+    question, _ = retriever.snapshot.speller.respell(query.question, quoted_spans(query.question))
     asked = query.model_copy(update={"question": question})
-    return from_records(question, retriever.snapshot) or _like(asked, retriever) is not None
+    if from_records(question, retriever.snapshot) or _like(asked, retriever) is not None:
+        return True
+    phrases = _phrases(question, retriever)  # "Which paper says "…"?": the sentences that write it
+    return bool(phrases) and asks_only_where(question, phrases) and bool(_writing(asked, phrases, retriever))
 
 
 def _like(query: Query, retriever: Retriever) -> str | None:

@@ -16,7 +16,7 @@ from rag.index.mentions import Mentions, naming_labels
 from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import content_stems, squash, words
+from rag.text.normalize import content_stems, spaced_words, squash, words
 from rag.types import Paper
 
 
@@ -59,6 +59,11 @@ class Snapshot:
     def authors(self) -> AuthorIndex:
         """Finds the indexed authors a text names by full name."""
         return AuthorIndex(self.papers)
+
+    @cached_property
+    def spaced_texts(self) -> dict[str, str]:
+        """Each paper's title and abstract as `spaced_words`, for phrases asked word for word."""
+        return {pid: spaced_words(f"{p.title or ''} {p.abstract}") for pid, p in self.papers.items()}
 
     @cached_property
     def surnames(self) -> SurnameIndex:

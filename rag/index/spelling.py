@@ -55,9 +55,14 @@ class Speller:
             if len(label.split()) > 1 and len(k) >= TYPO_MIN:
                 self._spaced.setdefault(len(label.split()), {}).setdefault(len(k), []).append(k)
 
-    def respell(self, question: str) -> tuple[str, list[tuple[str, str]]]:
-        """The question with each name read as its label, and the (typed, label) pairs read."""
-        spans = [(m.start(), m.end()) for m in _TOKEN.finditer(question)]
+    def respell(self, question: str, keep: list[tuple[int, int]] | None = None) -> tuple[str, list[tuple[str, str]]]:
+        """The question with each name read as its label, and the (typed, label) pairs read;
+        words inside the `keep` spans (quoted phrases, asked word for word) are left as typed."""
+        spans = [
+            (m.start(), m.end())
+            for m in _TOKEN.finditer(question)
+            if not any(a <= m.start() < b for a, b in keep or [])
+        ]
         read: list[tuple[int, int, str]] = []
         i = 0
         while i < len(spans):

@@ -53,6 +53,15 @@ def squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+def spaced_words(text: str) -> str:
+    """Lowercase words one space apart, with a space at each end (a phrase is found in it by
+    `in`, on word boundaries): "Lomb–Scargle" and "lomb-scargle" meet."""
+    return " " + " ".join(_WORD_RUN.findall(text.casefold())) + " "
+
+
 def match_form(text: str) -> str:
     """The form quotes are compared in: no `*`, `_` or backticks, collapsed whitespace, lowercase."""
     return _WS.sub(" ", re.sub(r"[*_`]", "", text)).strip().lower()

@@ -51,6 +51,7 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         ("How much memory does Ada Lovelace save?", ["au#1", "au#2"], "How much memory does they save?"),
         ("What did Ada Lovelace's papers find?", ["au#1", "au#2"], "What did their papers find?"),
         ("What did Hopper et al. study?", None, None),  # an abstract cites "Hopper et al.": maybe that work
+        ("What did Hopper et al. find?", ["au#2"], "What did the FoldNet paper find?"),  # ...unless asked of them only
         ("What did Babbage et al. find?", None, None),  # no indexed author of that name
         ("What does CacheZip by Lovelace et al. find?", None, None),  # the paper is named itself
         ("What did Lovelace find?", None, None),  # a surname alone, without "et al."

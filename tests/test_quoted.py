@@ -76,6 +76,9 @@ def test_which_paper_says_lists_the_papers_that_write_it(engine: Engine) -> None
         "We introduce CacheZip, a codec with adaptive residual feedback.",
         "FoldNet uses adaptive residual feedback too.",
     }
+    # the papers that write it first, then the question's other closest papers (10, or all)
+    assert {s.paper_id for s in a.sources[:2]} == {c.paper_id for c in a.citations} == {"q#1", "q#2"}
+    assert {s.paper_id for s in a.sources} == {"q#1", "q#2", "q#3"}
 
 
 def test_a_question_about_a_quoted_phrase_is_answered_among_the_papers_that_write_it(engine: Engine) -> None:

@@ -156,13 +156,16 @@ def test_papers_by_an_author(engine: Engine) -> None:
         ("List Ada Lovelace's papers", True),
         ("What did Ada Lovelace write?", True),
         ("papers by Ada Lovelace", True),
+        ("Which papers are by Lovelace et al.?", True),  # her first-author papers
+        ("What else did Ada Lovelace write?", True),
+        ("Which papers are by Babbage et al.?", False),
         # a question about what one of her papers says is not a request for the list
         ("How many folds does Ada Lovelace's work design?", False),
         ("What does the paper by Ada Lovelace say about protein backbones?", False),
     ],
 )
 def test_asked_authors_only_when_the_list_is_asked(engine: Engine, question: str, listed: bool) -> None:
-    assert bool(asked_authors(question, engine.retriever.snapshot)) is listed
+    assert (asked_authors(question, engine.retriever.snapshot) == ["rec#1", "rec#2"]) is listed
 
 
 def test_an_llm_backend_answers_from_the_records_without_the_llm(engine: Engine) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.answer.overview import refers_back, subject
 from rag.index.authors import fold, surname
 from rag.index.snapshot import Snapshot
 from rag.text.normalize import content_stems
@@ -45,11 +46,32 @@ class AuthorRef:
 
 def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     """The papers the question names by an author, or None: none named, or the question also
-    names a paper (then "Steinke et al." is work that paper cites)."""
-    found = _et_al(question, snap) or _two(question, snap) or _full_name(question, snap) or _one(question, snap)
-    if found is None or snap.named_in(question) or snap.referenced_in(question):
+    names a paper (then "Steinke et al." is work that paper cites). A surname some abstract
+    writes ("Kaplan et al. (2020)") is read as the authors only when the question asks nothing
+    else of them ("What does the paper by Li et al. propose?")."""
+    if snap.named_in(question) or snap.referenced_in(question):
         return None
-    start, end, pids = found
+    found = _et_al(question, snap) or _two(question, snap) or _full_name(question, snap) or _one(question, snap)
+    cited = found is None
+    found = found or _et_al(question, snap, cited=True)
+    if found is None:
+        return None
+    start, end, said = _reference(question, *found[:2])
+    pids = found[2]
+    rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{said}{question[end:]}").strip()
+    if cited and not _asks_of_them(rest):
+        return None
+    if len(pids) == 1:
+        label = snap.papers[pids[0]].label.lower()
+        coined = pids[0] in snap.naming and sum(p.label.lower() == label for p in snap.papers.values()) == 1
+        named = _as_named(said, snap.papers[pids[0]], coined)
+        rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{named}{question[end:]}").strip()
+    return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip())
+
+
+def _reference(question: str, start: int, end: int) -> tuple[int, int, str]:
+    """The reference's whole span ("the paper by X et al.", "X's group") and the words that
+    stand for it: "they", "them", "their paper" or "their"."""
     lead = _LEAD.search(question[:start])
     if lead:
         start = lead.start()
@@ -59,12 +81,13 @@ def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     noun = re.match(r"\s+(?:paper|work|study|article|group|lab|team)\b", question[end:])
     if noun:  # "the Mueller paper", "Gan's paper", "Ceriotti's group" -> "their paper"
         said, end = "their paper", end + noun.end()
-    if len(pids) == 1:
-        label = snap.papers[pids[0]].label.lower()
-        coined = pids[0] in snap.naming and sum(p.label.lower() == label for p in snap.papers.values()) == 1
-        said = _as_named(said, snap.papers[pids[0]], coined)
-    rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{said}{question[end:]}").strip()
-    return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip())
+    return start, end, said
+
+
+def _asks_of_them(rest: str) -> bool:
+    """The question asks what their paper is or found, and nothing else."""
+    about = subject(rest, about=True)
+    return about is not None and refers_back(about)
 
 
 def _as_named(said: str, paper: Paper, coined: bool) -> str:
@@ -82,15 +105,15 @@ def _cited(name: str, snap: Snapshot) -> bool:
     return any(snap.vocabulary.df.get(s, 0) > 0 for s in content_stems(fold(name.split()[-1])))
 
 
-def _et_al(question: str, snap: Snapshot) -> Span | None:
+def _et_al(question: str, snap: Snapshot, *, cited: bool = False) -> Span | None:
     """ "X et al.": a full name ending in X the records list (its papers as first author, else
-    all), else the papers of surname X (not one an abstract writes)."""
+    all), else the papers of surname X (`cited`: only a surname some abstract writes)."""
     for m in _ET_AL.finditer(question):
         full = _full_name_before(question, m.start(), m.group("name"), snap)
-        if full is not None:
+        if full is not None and not cited:
             return full[0], m.end(), full[1]
         pids = snap.surnames.papers_of(m.group("name"))
-        if pids and not _cited(m.group("name"), snap):
+        if pids and _cited(m.group("name"), snap) is cited:
             return m.start(), m.end(), pids
     return None
 

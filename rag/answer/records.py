@@ -59,7 +59,7 @@ _VENUE = re.compile(
 # "Which papers are by X?", "What did X write?", "papers by X", "X's papers".
 _BY = re.compile(
     r"\b(?:papers?|works?|abstracts?)\b[^?]{0,30}\b(?:by|from)\s+(?P<a>[^?]+)"
-    r"|\bwhat\s+(?:did|has|have|does)\s+(?P<b>[^?]+?)\s+(?:write|written|author(?:ed)?|co-?author(?:ed)?|publish(?:ed)?)\b"
+    r"|\bwhat\s+(?:else\s+)?(?:did|has|have|does)\s+(?P<b>[^?]+?)\s+(?:write|written|author(?:ed)?|co-?author(?:ed)?|publish(?:ed)?)\b"
     # "X's papers" as the whole request, not "how many methods does X's work outperform?"
     r"|^\s*(?:(?:list|show(?:\s+me)?|find|give\s+me|what\s+are)\s+)?(?P<c>[^?]+?)'s\s+(?:papers?|works?)\s*[?.!]*\s*$",
     re.I,
@@ -82,15 +82,24 @@ def record_asked(question: str) -> tuple[str, str] | None:
     return None
 
 
+_ET_AL = re.compile(r"^\s*(?P<name>[A-Z][\w-]*)\s+et\s+al\b\.?\s*$")
+
+
 def asked_authors(question: str, snap: Snapshot) -> list[str]:
-    """The indexed authors whose papers the question asks for, by full name."""
+    """The papers of the indexed authors whose papers the question asks for, by full name or as
+    "X et al." (the papers of first-author surname X)."""
     m = _BY.search(question)
     if m is None:
         return []
     asked = next(g for g in m.groups() if g)
+    et_al = _ET_AL.match(asked)
+    if et_al:
+        return snap.surnames.papers_of(et_al.group("name"))
     names = snap.authors.named(asked)
     # "What does the paper by X find about Y?" asks what one of X's papers says (`authored`).
-    return names if names and fold(asked).endswith(names[-1]) else []
+    if not names or not fold(asked).endswith(names[-1]):
+        return []
+    return list(dict.fromkeys(p for n in names for p in snap.authors.papers.get(n, [])))
 
 
 def from_record(question: str, field: str, inner: Answer, papers: Mapping[str, Paper]) -> Answer:
@@ -119,10 +128,9 @@ def _record_line(p: Paper, field: str) -> str | None:
     return f"{_title(p)} is from {where}." if where else None
 
 
-def papers_by(question: str, names: list[str], snap: Snapshot) -> Answer:
-    """The papers the named authors wrote, one line each: title and authors, cited by the
-    sentence that says what the paper is."""
-    pids = list(dict.fromkeys(p for n in names for p in snap.authors.papers.get(n, [])))
+def papers_by(question: str, pids: list[str], snap: Snapshot) -> Answer:
+    """The papers an author wrote (`asked_authors`), one line each: title and authors, cited by
+    the sentence that says what the paper is."""
     lines = []
     for pid in pids:
         p = snap.papers[pid]

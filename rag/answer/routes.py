@@ -17,7 +17,7 @@ from rag.answer.records import asked_authors, from_record, from_records, papers_
 from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope
 from rag.retrieval.retriever import Retriever
-from rag.types import REFUSAL, Answer, Query
+from rag.types import REFUSAL, Answer, Query, Source
 
 
 def answer(query: Query, retriever: Retriever) -> Answer:
@@ -91,8 +91,8 @@ def _quoted(query: Query, phrases: list[str], retriever: Retriever) -> Answer:
         if len(pids) > 1:  # closest to the question first
             hits = retriever.retrieve(query.question, top_k=len(pids), papers=pids, cache=query.cache).hits
             pids = [h.paper_id for h in hits]
-        return located(query.question, phrases, pids, retriever.snapshot)
-    a = extractive.answer(query.model_copy(update={"papers": pids}), retriever)
+        return _padded(located(query.question, phrases, pids, retriever.snapshot), query, retriever)
+    a = _padded(extractive.answer(query.model_copy(update={"papers": pids}), retriever), query, retriever)
     n = len(pids)
     scoped = f"Answered among the {n} indexed papers whose abstracts write {said}."
     a.note = " ".join(
@@ -110,11 +110,25 @@ def _phrases(question: str, retriever: Retriever) -> list[str]:
     return [] if not phrases or snap.named_in(rest) or snap.referenced_in(question) else phrases
 
 
+def _padded(a: Answer, query: Query, retriever: Retriever) -> Answer:
+    """An answer from a few papers, its `sources` filled up with the question's closest other
+    papers (at least `MIN_SOURCES`, as every answer lists)."""
+    if len(a.sources) < MIN_SOURCES:
+        seen = {s.paper_id for s in a.sources}
+        hits = retriever.retrieve(
+            query.question, top_k=MIN_SOURCES, papers=query.papers, files=query.files, cache=query.cache
+        ).hits
+        a.sources += [Source(paper_id=h.paper_id, score=h.score) for h in hits if h.paper_id not in seen]
+        a.sources = a.sources[: max(MIN_SOURCES, len(seen))]
+    return a
+
+
 def _writing(query: Query, phrases: list[str], retriever: Retriever) -> list[str]:
     texts = retriever.snapshot.spaced_texts
     return writing(phrases, texts if query.papers is None else {p: texts[p] for p in query.papers if p in texts})
 
 
+MIN_SOURCES = 10  # `sources` lists at least this many papers (or all)
 AUTHOR_FOCUS_MAX = 3  # "What did <author> find?" is answered from each of so few of their papers
 
 
@@ -132,7 +146,7 @@ def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
         asked = query.model_copy(update={"question": ref.question, "history": [*(query.history or []), turn]})
     else:
         asked = query.model_copy(update={"question": ref.question, "papers": ref.papers})
-    a = answer(asked, retriever)
+    a = _padded(answer(asked, retriever), query, retriever)
     a.question = query.question
     a.note = " ".join(filter(None, [ref_note(ref, retriever.snapshot.papers), a.note]))
     return a
@@ -182,5 +196,5 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
         field, rest = asked
         inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
         return from_record(query.question, field, inner, snap.papers)
-    names = asked_authors(query.question, snap)
-    return papers_by(query.question, names, snap) if names else None
+    pids = asked_authors(query.question, snap)
+    return papers_by(query.question, pids, snap) if pids else None

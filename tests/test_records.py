@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rag.answer.compound import record_part
 from rag.answer.pipeline import ask
 from rag.answer.records import FROM_RECORD, asked_authors, asks_who_wrote, record_asked
 from rag.engine import Engine
@@ -64,6 +65,7 @@ def test_record_asked(question: str, asked: tuple[str, str] | None) -> None:
 def test_asks_who_wrote_never_raises(question: str) -> None:
     asks_who_wrote(question)
     record_asked(question)
+    record_part(question)  # "What is X and who wrote it?" (`compound`)
 
 
 def _paper(pid: str, authors: list[str]) -> Paper:

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from rag.answer import extractive
 from rag.answer.authored import AuthorRef, author_ref, ref_note
+from rag.answer.compound import joined, record_part
 from rag.answer.overview import refers_back, subject
 from rag.answer.question import check_question
 from rag.answer.quoted import asks_only_where, located, quoted_phrases, quoted_spans, unquoted, writing
@@ -31,6 +32,9 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         scope = venue_scope(query.question, retriever.snapshot.papers)
         if scope is not None:
             return _in_venue(query, scope, retriever)
+        parts = record_part(query.question)
+        if parts is not None:
+            return _compound(query, parts, retriever)
         by_record = _from_records(query, retriever) or _similar(query, retriever)
         if by_record is None:
             ref = author_ref(query.question, retriever.snapshot)
@@ -51,6 +55,23 @@ def _as_spelled(query: Query, respelled: str, read: list[tuple[str, str]], retri
     if said:
         a.note = " ".join(filter(None, [f"Read {', '.join(said)}.", a.note]))
     return a
+
+
+def _compound(query: Query, parts: tuple[str, str], retriever: Retriever) -> Answer:
+    """ "What is X and who wrote it?": the first question, then the second as its follow-up."""
+    first, second = parts
+    a = answer(query.model_copy(update={"question": first}), retriever)
+    if a.refused:
+        a.question = query.question
+        return a
+    cited = list(dict.fromkeys(c.paper_id for c in a.citations))
+    history = [
+        *(query.history or []),
+        {"role": "user", "content": first},
+        {"role": "assistant", "content": a.answer, "paper_ids": cited},
+    ]
+    b = answer(query.model_copy(update={"question": second, "history": history}), retriever)
+    return joined(query.question, [a, b], retriever.snapshot.papers)
 
 
 def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retriever) -> Answer:
@@ -157,7 +178,7 @@ def answered_as_is(query: Query, retriever: Retriever) -> bool:
     add to (asked after `answer`, which has checked the question)."""
     question, _ = retriever.snapshot.speller.respell(query.question, quoted_spans(query.question))
     asked = query.model_copy(update={"question": question})
-    if from_records(question, retriever.snapshot) or _like(asked, retriever) is not None:
+    if from_records(question, retriever.snapshot) or record_part(question) or _like(asked, retriever) is not None:
         return True
     phrases = _phrases(question, retriever)  # "Which paper says "…"?": the sentences that write it
     return bool(phrases) and asks_only_where(question, phrases) and bool(_writing(asked, phrases, retriever))

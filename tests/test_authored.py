@@ -120,3 +120,13 @@ def test_the_papers_a_user_chose_bound_the_reference(engine: Engine) -> None:
 def test_papers_by_an_author_on_a_topic_are_not_all_their_papers(engine: Engine) -> None:
     a = engine.ask("What does the paper by Ada Lovelace say about protein backbones?")
     assert {c.paper_id for c in a.citations} == {"au#2"}
+
+
+def test_a_conversation_about_another_paper_does_not_answer_for_the_authors(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "What is the curiosity paper?"},
+        {"role": "assistant", "content": "It studies curiosity bonuses for exploration.", "paper_ids": ["au#3"]},
+    ]
+    a = engine.ask("And what did Ada Lovelace find?", history=history)
+    assert a.note and "Ada Lovelace" in a.note
+    assert {c.paper_id for c in a.citations} <= {"au#1", "au#2"}

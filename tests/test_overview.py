@@ -109,6 +109,7 @@ def test_a_follow_up_overview_refers_back(question: str, asks: bool) -> None:
         ("CacheZip main result", "CacheZip"),
         ("What does the CacheZip paper conclude?", "the CacheZip paper"),
         ("What did CacheZip find?", "CacheZip"),
+        ("And what did CacheZip find?", "CacheZip"),
         ("What are CacheZip's key results?", "CacheZip"),
         ("What does CacheZip show about long contexts?", None),
         ("How does CacheZip compress keys?", None),

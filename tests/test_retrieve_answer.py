@@ -93,6 +93,15 @@ def test_followup_uses_history_paper_ids(engine: Engine) -> None:
     assert "2 bits" in a.answer
 
 
+def test_a_followup_restricted_to_other_papers_is_not_answered_from_the_discussed_one(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Tell me about the quantization paper."},
+        {"role": "assistant", "content": "It compresses models.", "paper_ids": ["small#3"]},
+    ]
+    a = engine.ask("How many bits does it store weights in?", history=history, papers=["small#1", "small#2"])
+    assert "small#3" not in {c.paper_id for c in a.citations} | {s.paper_id for s in a.sources}
+
+
 def test_the_other_one_excludes_what_an_earlier_question_singled_out(engine: Engine) -> None:
     # The answer to "the first one …?" cites both papers (the second for contrast): "the other
     # one" afterwards still means the paper that question did not point at.

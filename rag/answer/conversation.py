@@ -113,6 +113,15 @@ def pointed_papers(
 
 
 def resolve_focus(query: Query, retriever: Retriever) -> Focus:
+    """The paper(s) the conversation is about, among those the query allows (`papers`): a
+    conversation about another paper leaves a question restricted to others on its own."""
+    focus = _resolve_focus(query, retriever)
+    if query.papers is not None:
+        focus.papers = [p for p in focus.papers if p in query.papers]
+    return focus
+
+
+def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
     """The paper(s) the conversation is about: pointed at by the question, else the most
     recently discussed, else the best match for the last exchange's text."""
     history = query.history or []

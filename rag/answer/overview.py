@@ -18,7 +18,7 @@ _MANNER = (
 )
 _LEAD = (
     r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|(?:briefly|quickly)\s*,?\s+"
-    r"|(?:so|ok(?:ay)?|hey|hi)\s*,?\s+)*)"
+    r"|(?:and|so|ok(?:ay)?|hey|hi)\s*,?\s+)*)"
 )
 _TRAIL = rf"(?:\s*,?\s*{_MANNER})*\s*[?.!:]*\s*$"
 _DIGEST = r"(?:summary|overview|synopsis|rundown|tl;?\s?dr|gist|short\s+version|abstract)"

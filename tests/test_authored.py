@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.authored import author_ref
+from rag.answer.authored import _as_named, author_ref
 from rag.answer.overview import refers_back, subject
 from rag.engine import Engine
 from rag.index.authors import SurnameIndex, surname
@@ -50,6 +50,7 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         # several papers: "they", answered from among them
         ("How much memory does Ada Lovelace save?", ["au#1", "au#2"], "How much memory does they save?"),
         ("What did Ada Lovelace's papers find?", ["au#1", "au#2"], "What did their papers find?"),
+        ("What did Ada Lovelace and colleagues find?", ["au#1", "au#2"], "What did they find?"),
         ("What did Hopper et al. study?", None, None),  # an abstract cites "Hopper et al.": maybe that work
         ("What did Hopper et al. find?", ["au#2"], "What did the FoldNet paper find?"),  # ...unless asked of them only
         ("What did Babbage et al. find?", None, None),  # no indexed author of that name
@@ -130,3 +131,23 @@ def test_a_conversation_about_another_paper_does_not_answer_for_the_authors(engi
     a = engine.ask("And what did Ada Lovelace find?", history=history)
     assert a.note and "Ada Lovelace" in a.note
     assert {c.paper_id for c in a.citations} <= {"au#1", "au#2"}
+
+
+@pytest.mark.parametrize(
+    ("title", "label", "coined", "named"),
+    [
+        ("CacheZip: Compressing Key-Value Caches", "CacheZip", True, "the CacheZip paper"),
+        # a colon in a question reads as a clause: a title's words without it
+        (
+            "MGD$^3$ : Mode-Guided Distillation",
+            "MGD$^3$ : Mode-Guided Distillation",
+            True,
+            "the MGD 3 Mode Guided Distillation paper",
+        ),
+        ("The Dark Side of Forces", "The Dark Side of Forces", False, "the Dark Side of Forces paper"),
+    ],
+)
+def test_one_paper_is_named_as_a_user_would(title: str, label: str, coined: bool, named: str) -> None:
+    paper = Paper(paper_id="x#1", source="x", position=1, abstract="An abstract.", title=title, label=label)
+    assert _as_named("they", paper, coined) == named
+    assert _as_named("their", paper, coined) == f"{named}'s"

@@ -29,6 +29,9 @@ _ONE = re.compile(
 # "the paper by", "the work of" before a name: "their paper" replaces both
 _LEAD = re.compile(r"\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+$", re.I)
 _FULL_NAME_WORDS = 3  # words before a surname looked up as a full name ("Bill Yuchen Lin et al.")
+_OTHERS = re.compile(
+    r"\s*,?\s+(?:and|&)\s+(?:his\s+|her\s+|their\s+)?(?:colleagues|co-?authors|collaborators|team)\b", re.I
+)
 _PREPOSITION = re.compile(r"\b(?:to|by|from|of|in|with|for|than|like|about)\s*$", re.I)
 _WORD = re.compile(r"[^\W_]+")
 
@@ -81,6 +84,9 @@ def _reference(question: str, start: int, end: int) -> tuple[int, int, str]:
     noun = re.match(r"\s+(?:paper|work|study|article|group|lab|team)\b", question[end:])
     if noun:  # "the Mueller paper", "Gan's paper", "Ceriotti's group" -> "their paper"
         said, end = "their paper", end + noun.end()
+    others = _OTHERS.match(question[end:])
+    if others:  # "Mubarak Shah and colleagues" is the same reference
+        end += others.end()
     return start, end, said
 
 
@@ -94,7 +100,11 @@ def _as_named(said: str, paper: Paper, coined: bool) -> str:
     """One paper: named as if the user had named it, by its coined name (no other paper's) or its title's words
     ("What did they find?" -> "What did the GLGENN paper find?"), so the question is read as
     naming that paper. Marks are left out of a title: a colon in a question reads as a clause."""
-    name = paper.label if coined else " ".join(_WORD.findall(paper.title or paper.label))
+    words = _WORD.findall(paper.title or paper.label)
+    if words and words[0].lower() == "the":  # "the The dark side of the forces … paper"
+        words = words[1:]
+    # The coined name as written ("MGD$^3$"); a title's words without its colon
+    name = paper.label if coined and ":" not in paper.label else " ".join(words)
     named = f"the {name} paper"
     return {"their": f"{named}'s"}.get(said, named)
 

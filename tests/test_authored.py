@@ -151,3 +151,12 @@ def test_one_paper_is_named_as_a_user_would(title: str, label: str, coined: bool
     paper = Paper(paper_id="x#1", source="x", position=1, abstract="An abstract.", title=title, label=label)
     assert _as_named("they", paper, coined) == named
     assert _as_named("their", paper, coined) == f"{named}'s"
+
+
+def test_a_paper_named_by_its_authors_is_compared_with_the_discussed_one(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "What is the curiosity paper?"},
+        {"role": "assistant", "content": "It studies curiosity bonuses for exploration.", "paper_ids": ["au#3"]},
+    ]
+    a = engine.ask("How does that compare to what Lovelace et al. propose?", history=history)
+    assert {c.paper_id for c in a.citations} == {"au#1", "au#3"}

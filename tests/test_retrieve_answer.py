@@ -82,6 +82,19 @@ def test_multi_question_with_alternatives_lists_a_paper_for_each(fake_engine: En
     assert {c.paper_id for c in a.citations} <= {s.paper_id for s in a.sources}
 
 
+@pytest.mark.parametrize(
+    ("question", "referring"),
+    [
+        ("How many bits does it use?", True),
+        ("How does that compare to FoldNet?", True),  # "that" as the subject of "compare"
+        ("Which paper shows that bits matter?", False),
+        ("Is there a paper that compares bit widths?", False),
+    ],
+)
+def test_is_referring(question: str, referring: bool) -> None:
+    assert is_referring(question) is referring
+
+
 def test_followup_uses_history_paper_ids(engine: Engine) -> None:
     assert is_referring("How many bits does it use?")
     history = [

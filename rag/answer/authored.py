@@ -45,6 +45,7 @@ class AuthorRef:
     question: str  # the question with "they" (or "their paper") in the reference's place
     papers: list[str]
     typed: str  # the reference as written ("Schaeffer et al.")
+    named: bool = False  # one paper, named in `question` by its name or title's words
 
 
 def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
@@ -69,7 +70,7 @@ def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
         coined = pids[0] in snap.naming and sum(p.label.lower() == label for p in snap.papers.values()) == 1
         named = _as_named(said, snap.papers[pids[0]], coined)
         rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{named}{question[end:]}").strip()
-    return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip())
+    return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip(), named=len(pids) == 1)
 
 
 def _reference(question: str, start: int, end: int) -> tuple[int, int, str]:

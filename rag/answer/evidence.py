@@ -61,6 +61,7 @@ _MULTI = re.compile(
 )
 _REFERRING = re.compile(
     r"\b(?:it|its|it's|they|their|theirs|them|this|these|those|both|either|former|latter)\b"
+    r"|\b(?:does|did|do|would|will|can|could)\s+that\s+(?:compare|differ|relate)\b"  # "How does that compare …?"
     r"|\b(?:that|the|such)\s+(?:paper|method|model|approach|work|framework|benchmark|algorithm|technique|system|"
     r"study|dataset|authors?|one|ones|estimator|optimizer|architecture|attack|defen[cs]e|tool|metric|task|analysis"
     r"|first|second|third|last|other)\b",

@@ -161,7 +161,8 @@ def _compared_with_discussed(question: str, focus: Focus, retriever: Retriever) 
     if not focus.papers or not compares(question) or not is_referring(question):
         return None
     snap = retriever.snapshot
-    named = sorted(p for p in snap.named_in(question) if p in snap.papers and p not in focus.papers)
+    by_title = snap.referenced_in(question)  # "… compare to the <title words> paper?"
+    named = sorted(p for p in snap.named_in(question) | by_title if p in snap.papers and p not in focus.papers)
     labels = {snap.papers[p].label for p in named}
     if not named or len(labels) != len(named):  # a name two papers share: which one is unknown
         return None

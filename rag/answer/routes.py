@@ -154,15 +154,18 @@ AUTHOR_FOCUS_MAX = 3  # "What did <author> find?" is answered from each of so fe
 
 
 def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
-    """A question naming papers by their authors: asked what they are or found ("What did
-    Schaeffer et al. find?"), those papers are the ones under discussion, as in a follow-up;
-    else the papers it means are those answered from, under the usual bar (a detail they do not
-    give is refused); none of those the user chose: the question as asked."""
+    """A question naming papers by their authors. One paper is named in the question as the
+    user would name it, and answered so (compared with a discussed one, too); several, asked
+    what they are or found ("What did Schaeffer et al. find?"), are the ones under discussion,
+    as in a follow-up; else the papers it means are those answered from, under the usual bar
+    (a detail they do not give is refused); none of those the user chose: the question as asked."""
     ref = replace(ref, papers=[p for p in ref.papers if query.papers is None or p in query.papers])
     if not ref.papers:
         return extractive.answer(query, retriever)
     about = subject(ref.question, about=True)
-    if len(ref.papers) <= AUTHOR_FOCUS_MAX and about is not None and refers_back(about):
+    if ref.named:
+        asked = query.model_copy(update={"question": ref.question})
+    elif len(ref.papers) <= AUTHOR_FOCUS_MAX and about is not None and refers_back(about):
         turn = {"role": "assistant", "content": "", "paper_ids": ref.papers}
         asked = query.model_copy(update={"question": ref.question, "history": [*(query.history or []), turn]})
     else:

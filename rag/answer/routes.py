@@ -221,4 +221,4 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
         inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
         return from_record(query.question, field, inner, snap.papers)
     pids = asked_authors(query.question, snap)
-    return papers_by(query.question, pids, snap) if pids else None
+    return _padded(papers_by(query.question, pids, snap), query, retriever) if pids else None

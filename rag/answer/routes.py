@@ -53,8 +53,13 @@ def _as_spelled(query: Query, respelled: str, read: list[tuple[str, str]], retri
     a.question = query.question
     said = [f"“{typed}” as “{label}”" for typed, label in read if typed.lower() != label.lower()]
     if said:
-        a.note = " ".join(filter(None, [f"Read {', '.join(said)}.", a.note]))
+        _lead_note(a, f"Read {', '.join(said)}.")
     return a
+
+
+def _lead_note(a: Answer, said: str) -> None:
+    """Put what a route did (how it read or narrowed the question) before the answer's note."""
+    a.note = f"{said} {a.note}" if a.note else said
 
 
 def _compound(query: Query, parts: tuple[str, str], retriever: Retriever) -> Answer:
@@ -95,7 +100,7 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
     unknown = sum(1 for p in retriever.snapshot.papers.values() if not p.venue)
     if unknown:
         scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no venue in their records."
-    a.note = f"{scoped} {a.note}" if a.note else scoped
+    _lead_note(a, scoped)
     return a
 
 
@@ -106,7 +111,7 @@ def _quoted(query: Query, phrases: list[str], retriever: Retriever) -> Answer:
     said = ", ".join(f"“{p}”" for p in phrases)
     if not pids:
         a = extractive.answer(query, retriever)
-        a.note = " ".join(filter(None, [f"No indexed abstract writes {said} word for word.", a.note]))
+        _lead_note(a, f"No indexed abstract writes {said} word for word.")
         return a
     if asks_only_where(query.question, phrases):
         if len(pids) > 1:  # closest to the question first
@@ -116,9 +121,7 @@ def _quoted(query: Query, phrases: list[str], retriever: Retriever) -> Answer:
     a = _padded(extractive.answer(query.model_copy(update={"papers": pids}), retriever), query, retriever)
     n = len(pids)
     scoped = f"Answered among the {n} indexed papers whose abstracts write {said}."
-    a.note = " ".join(
-        filter(None, [scoped if n > 1 else f"Answered from the one indexed paper that writes {said}.", a.note])
-    )
+    _lead_note(a, scoped if n > 1 else f"Answered from the one indexed paper that writes {said}.")
     return a
 
 
@@ -172,7 +175,7 @@ def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
         asked = query.model_copy(update={"question": ref.question, "papers": ref.papers})
     a = _padded(answer(asked, retriever), query, retriever)
     a.question = query.question
-    a.note = " ".join(filter(None, [ref_note(ref, retriever.snapshot.papers), a.note]))
+    _lead_note(a, ref_note(ref, retriever.snapshot.papers))
     return a
 
 

@@ -149,6 +149,11 @@ def test_a_list_needs_an_answer_to_the_question_or_to_an_alternative_that_covers
         ("Show me papers about KV cache compression", True),
         ("I'm looking for papers on conformal prediction", True),
         ("How many papers are about diffusion models?", True),
+        ("Does any paper use ImageNet?", True),  # whether any exists: the list answers it
+        ("Do any of the papers study differential privacy?", True),
+        ("Are any papers about exploration?", True),
+        ("Does any method beat the baseline?", False),  # one paper's methods
+        ("Does the paper use ImageNet?", False),
         ("papers on time series forecasting", True),
         ("Can you find studies of catastrophic forgetting?", True),
         ("Find work on equivariant neural networks", True),

@@ -50,6 +50,11 @@ def test_asks_who_wrote(question: str, rest: str | None) -> None:
         ("When was CacheZip published?", ("venue", "CacheZip")),
         ("Which conference is CacheZip from?", ("venue", "CacheZip")),
         ("Who wrote CacheZip?", ("authors", "CacheZip")),
+        ("What venue was CacheZip published at?", ("venue", "CacheZip")),
+        ("Who is the last author of CacheZip?", ("last author", "CacheZip")),
+        ("Who is the senior author?", ("last author", "")),
+        ("First author of CacheZip?", ("first author", "CacheZip")),
+        ("Who was the lead author of the CacheZip paper?", ("first author", "the CacheZip paper")),
         ("Where can I find the code for CacheZip?", None),  # the abstract's own sentence gives it
         ("link to the CacheZip weights", None),
         ("What is the link between caches and memory?", None),
@@ -184,3 +189,10 @@ def test_the_link_and_the_venue_of_a_named_paper(engine: Engine) -> None:
     assert a.answer == "“CacheZip: Compressing Key-Value Caches” is at https://openreview.net/forum?id=zip [1]"
     assert engine.ask("When was CacheZip published?").answer.endswith("is from ICML 2025. [1]")
     assert engine.ask("When was FoldNet published?").refused  # its record has no venue
+
+
+def test_the_first_and_the_last_author(engine: Engine) -> None:
+    last = engine.ask("Who is the last author of CacheZip?")
+    assert last.answer == "The last author of “CacheZip: Compressing Key-Value Caches” is Alan Turing. [1]"
+    assert last.note == FROM_RECORD and {c.paper_id for c in last.citations} == {"rec#1"}
+    assert engine.ask("Who is the first author of CacheZip?").answer.endswith("is Ada Lovelace. [1]")

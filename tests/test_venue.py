@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.venue import venue_scope
+from rag.answer.venue import venue_scope, year_scope
 from rag.engine import Engine
 from rag.types import Paper
 from tests.conftest import with_records
@@ -80,3 +80,32 @@ def test_a_venue_question_is_answered_among_that_venues_papers(engine: Engine) -
 def test_a_venue_no_paper_has_is_refused_and_said(engine: Engine) -> None:
     a = engine.ask("Which ICML 2019 papers compress key-value caches?")
     assert a.refused and a.note == "No indexed paper is from ICML 2019."
+
+
+@pytest.mark.parametrize(
+    ("question", "scope"),
+    [
+        ("Which 2024 papers study caches?", ("Which papers study caches?", ["b"], "2024")),
+        ("Which papers from 2025 study caches?", ("Which papers study caches?", ["a"], "2025")),
+        ("Which papers published in 2023 study caches?", ("Which papers study caches?", ["n"], "2023")),
+        ("Any papers in 2019 on caches?", ("Any papers on caches?", [], "2019")),
+        ("What did the 2024 election study find?", None),  # a year the question is about
+        ("How did accuracy change in 2024?", None),
+        ("Which papers study caches?", None),
+    ],
+)
+def test_year_scope(question: str, scope: tuple[str, list[str], str] | None) -> None:
+    assert year_scope(question, PAPERS) == scope
+
+
+@given(st.text(max_size=100))
+def test_year_scope_never_raises(question: str) -> None:
+    found = year_scope(question, PAPERS)
+    assert found is None or set(found[1]) <= set(PAPERS)
+
+
+def test_a_year_question_is_answered_among_that_years_papers(engine: Engine) -> None:
+    a = engine.ask("Which 2024 papers evict key-value caches?")
+    assert {c.paper_id for c in a.citations} == {"ven#2"}
+    assert a.note == "Answered among the 1 indexed paper from 2024."
+    assert engine.ask("Which papers from 2019 evict key-value caches?").note == "No indexed paper is from 2019."

@@ -66,9 +66,7 @@ def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     if cited and not _asks_of_them(rest):
         return None
     if len(pids) == 1:
-        label = snap.papers[pids[0]].label.lower()
-        coined = pids[0] in snap.naming and sum(p.label.lower() == label for p in snap.papers.values()) == 1
-        named = _as_named(said, snap.papers[pids[0]], coined)
+        named = spoken_name(pids[0], snap, said)
         rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{named}{question[end:]}").strip()
     return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip(), named=len(pids) == 1)
 
@@ -95,6 +93,13 @@ def _asks_of_them(rest: str) -> bool:
     """The question asks what their paper is or found, and nothing else."""
     about = subject(rest, about=True)
     return about is not None and refers_back(about)
+
+
+def spoken_name(pid: str, snap: Snapshot, said: str = "they") -> str:
+    """The paper named as a user would name it in `said`'s place (`_as_named`)."""
+    paper = snap.papers[pid]
+    coined = pid in snap.naming and snap.label_counts[paper.label.lower()] == 1
+    return _as_named(said, paper, coined)
 
 
 def _as_named(said: str, paper: Paper, coined: bool) -> str:

@@ -65,6 +65,28 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
     return found
 
 
+def _last_exchange(turns: list[dict[str, object]], found: list[list[str]], snap: Snapshot) -> list[str] | None:
+    """The papers of the last exchange: its latest turn's that has any, unless that turn only
+    alludes to papers (rare title words) and the other one names a paper (`paper_ids`, label,
+    title). An answer that quotes a paper's background ("… where privacy is paramount") alluded
+    to another paper (one with "privacy" in its title), which then answered "Tell me more"."""
+    latest = next((i for i in range(len(found) - 1, -1, -1) if found[i]), None)
+    if latest is None:
+        return None
+    named = [_names_a_paper(t, snap) for t in turns]
+    if not named[latest]:
+        return next((found[i] for i in range(len(found) - 1, -1, -1) if found[i] and named[i]), found[latest])
+    return found[latest]
+
+
+def _names_a_paper(turn: dict[str, object], snap: Snapshot) -> bool:
+    ids = turn.get("paper_ids")
+    if isinstance(ids, list) and any(isinstance(p, str) and p in snap.papers for p in ids):
+        return True
+    content = turn.get("content")
+    return isinstance(content, str) and bool(snap.mentions.find(content, strong_only=True))
+
+
 def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | None:
     """Of papers with the same name ("Mind the Gap: …" twice, two papers labelled "ADEPT"), the
     one whose abstract has the most of the conversation's other words; None on a tie. Counting
@@ -137,7 +159,7 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
         return Focus(pointed, explicit=True, why=f"the question points at {pointed}", discussed=discussed)
     # The last exchange decides: an older turn's paper is not what "it" means after the
     # conversation moved on, even when the last answer named its paper in words we miss.
-    recent = next((p for p in reversed(per_turn[-2:]) if p), None)
+    recent = _last_exchange(history[-2:], per_turn[-2:], snap)
     if recent:
         return Focus(recent, why=f"the conversation was last about {recent}", discussed=discussed)
     text = " ".join(str(t.get("content", "")) for t in history[-2:])

@@ -52,6 +52,8 @@ _MULTI = re.compile(
     # Asked as a request or a count: "Show me papers on X", "I'm looking for papers on X",
     # "How many papers study X?", "papers on X".
     r"|^\s*how\s+many\s+(?:papers|works|studies|articles)\b"
+    # Asked whether any exists: "Does any paper use X?", "Do any of the papers study X?"
+    r"|^\s*(?:does|do|did|are|were)\s+any\s+(?:of\s+the\s+)?(?:indexed\s+)?(?:papers?|works?|studies|abstracts?|articles?)\b"
     r"|^\s*(?:show(?:\s+me)?|find(?:\s+me)?|give\s+me|get\s+me|recommend|suggest|search\s+for"
     r"|(?:i'?m|i\s+am)\s+(?:looking|searching)\s+for|looking\s+for"
     r"|(?:can|could)\s+you\s+(?:find|list|show(?:\s+me)?|recommend|suggest|name))\b[^?]{0,40}?\b"

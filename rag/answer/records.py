@@ -27,11 +27,11 @@ _NO_VERB = (
 )
 _WHO = re.compile(
     r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+)?"
-    r"(?:(?:who\s+(?:wrote|authored|co-?authored|proposed|introduced|developed|created|invented|(?:is|are|was|were)\s+(?:the\s+)?(?:authors?|people|researchers|team)"
+    r"(?:(?:who\s+(?:wrote|authored|co-?authored|proposed|introduced|developed|created|invented|(?:is|are|was|were)\s+(?:the\s+)?(?P<nth>(?:first|last|lead|senior)\s+)?(?:authors?|people|researchers|team)"
     r"(?:\s+(?:of|behind|for))?|(?:is|are|was|were)\s+behind)"
     r"|(?:which|what)\s+(?:people|researchers|authors|team)\s+(?:wrote|authored|(?:are|is|were|was)\s+behind))"
     rf"(?:\s+{_ONE_QUESTION}(?P<rest>[^?]*?))?"
-    rf"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?authors?(?:\s+(?:of|for)\s+{_ONE_QUESTION}{_NO_VERB}(?P<rest2>[^?]*?))?)"
+    rf"|(?:list\s+|name\s+|give\s+me\s+)?(?:the\s+)?(?P<nth2>(?:first|last|lead|senior)\s+)?authors?(?:\s+(?:of|for)\s+{_ONE_QUESTION}{_NO_VERB}(?P<rest2>[^?]*?))?)"
     r"\s*[?.!]*\s*$",
     re.I,
 )
@@ -53,7 +53,7 @@ _VENUE = re.compile(
     r"^\s*(?:when|where)\s+(?:was|were|is|did)\s+(?P<rest>[^?]+?)\s+(?:published|appear(?:ed)?|presented|accepted)"
     r"\s*[?.!]*\s*$"
     r"|^\s*(?:in\s+)?(?:which|what)\s+(?:year|venue|conference)\s+(?:was|were|is|did)\s+(?P<rest2>[^?]+?)\s+"
-    r"(?:published|appear(?:ed)?|presented|accepted|from)\s*[?.!]*\s*$",
+    r"(?:published|appear(?:ed)?|presented|accepted|from)(?:\s+(?:at|in|on))?\s*[?.!]*\s*$",
     re.I,
 )
 # "Which papers are by X?", "What did X write?", "papers by X", "X's papers".
@@ -74,14 +74,20 @@ def asks_who_wrote(question: str) -> str | None:
 
 
 def record_asked(question: str) -> tuple[str, str] | None:
-    """(the record's field asked for: "authors", "url" or "venue"; what it is asked of), or None."""
+    """(the record's field asked for: "authors", "first author", "last author", "url" or "venue";
+    what it is asked of), or None."""
     for field, pattern in (("authors", _WHO), ("url", _LINK), ("venue", _VENUE)):
         m = pattern.match(question)
         if m is not None:
-            return field, next((g for g in m.groups() if g), "").strip()
+            found = m.groupdict()
+            nth = (found.pop("nth", None) or found.pop("nth2", None) or "").strip().lower()
+            rest = next((g for g in found.values() if g), "").strip()
+            return (f"{_NTH.get(nth, 'first')} author" if nth else field), rest
     return None
 
 
+# "Who is the last author of X?": one name of the list (a senior author is listed last)
+_NTH = {"first": "first", "lead": "first", "last": "last", "senior": "last"}
 _ET_AL = re.compile(r"^\s*(?P<name>[A-Z][\w-]*)\s+et\s+al\b\.?\s*$")
 
 
@@ -122,6 +128,10 @@ def from_record(question: str, field: str, inner: Answer, papers: Mapping[str, P
 def _record_line(p: Paper, field: str) -> str | None:
     if field == "authors":
         return f"{_title(p)} is by {_names(p.authors)}." if p.authors else None
+    if field in ("first author", "last author"):
+        if not p.authors:
+            return None
+        return f"The {field} of {_title(p)} is {p.authors[0 if field == 'first author' else -1]}."
     if field == "url":
         return f"{_title(p)} is at {p.url}" if p.url else None
     where = p.venue or (str(p.year) if p.year else None)

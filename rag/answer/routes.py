@@ -5,18 +5,22 @@ wrote are answered from the papers' records (`records`)."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 
 from rag.answer import extractive
 from rag.answer.authored import AuthorRef, author_ref, ref_note
 from rag.answer.compound import joined, record_part
+from rag.answer.conversation import resolve_focus
+from rag.answer.linked import Linked, link_note, read_links
+from rag.answer.more import asks_for_more, more_of
 from rag.answer.overview import refers_back, subject
 from rag.answer.question import check_question
 from rag.answer.quoted import asks_only_where, located, quoted_phrases, quoted_spans, unquoted, writing
 from rag.answer.records import asked_authors, from_record, from_records, papers_by, record_asked
 from rag.answer.similar import similar_asked, similar_papers
-from rag.answer.venue import venue_scope
+from rag.answer.venue import venue_scope, year_scope
 from rag.retrieval.retriever import Retriever
 from rag.types import REFUSAL, Answer, Query, Source
 
@@ -26,10 +30,17 @@ def answer(query: Query, retriever: Retriever) -> Answer:
     with retriever.pinned():
         t0 = time.perf_counter()
         query = query.model_copy(update={"question": check_question(query.question)})
+        linked = read_links(query.question, retriever.snapshot)
+        if linked is not None:
+            return _linked(query, linked, retriever)
         respelled, read = retriever.snapshot.speller.respell(query.question, quoted_spans(query.question))
         if read:
             return _as_spelled(query, respelled, read, retriever)
-        scope = venue_scope(query.question, retriever.snapshot.papers)
+        if query.history and asks_for_more(query.question):
+            return _more(query, retriever)
+        scope = venue_scope(query.question, retriever.snapshot.papers) or year_scope(
+            query.question, retriever.snapshot.papers
+        )
         if scope is not None:
             return _in_venue(query, scope, retriever)
         parts = record_part(query.question)
@@ -57,6 +68,43 @@ def _as_spelled(query: Query, respelled: str, read: list[tuple[str, str]], retri
     return a
 
 
+def _more(query: Query, retriever: Retriever) -> Answer:
+    """ "Tell me more": the discussed paper's sentences no earlier answer quoted; of several
+    discussed papers, more about each; none: the question as asked."""
+    focus = resolve_focus(query, retriever).papers
+    if len(focus) != 1:
+        them = query.model_copy(update={"question": "Tell me more about them."}) if focus else query
+        a = extractive.answer(them, retriever)
+        a.question = query.question
+        return a
+    paper = retriever.snapshot.papers[focus[0]]
+    a = more_of(paper.paper_id, query.history or [], retriever)
+    a.question = query.question
+    a.sources = [Source(paper_id=paper.paper_id, score=1.0)]
+    return _padded(a, query.model_copy(update={"question": paper.title or paper.label}), retriever)
+
+
+def _linked(query: Query, linked: Linked, retriever: Retriever) -> Answer:
+    """A question pasting links: those the records give name their papers; one an abstract
+    writes (a code or data address) is asked word for word; else no indexed paper has it."""
+    if linked.papers:
+        a = answer(query.model_copy(update={"question": linked.question}), retriever)
+        a.question = query.question
+        _lead_note(a, link_note(linked))
+        return a
+    bare = [re.sub(r"^(?:https?://)?(?:www\.)?", "", url) for url in linked.unknown]
+    if _writing(query, bare, retriever):
+        return _quoted(query, bare, retriever)
+    return _refused(query, f"No indexed paper's record or abstract has the link {', '.join(linked.unknown)}.")
+
+
+def _refused(query: Query, note: str) -> Answer:
+    """The refusal, saying why (`note`): what the question asks of is not indexed."""
+    return Answer(
+        question=query.question, answer=REFUSAL, refused=True, backend="extractive", latency_ms=0.0, note=note
+    )
+
+
 def _lead_note(a: Answer, said: str) -> None:
     """Put what a route did (how it read or narrowed the question) before the answer's note."""
     a.note = f"{said} {a.note}" if a.note else said
@@ -80,26 +128,20 @@ def _compound(query: Query, parts: tuple[str, str], retriever: Retriever) -> Ans
 
 
 def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retriever) -> Answer:
-    """The question without its venue, among that venue's papers (and any asked for)."""
+    """The question without its venue (or year), among that venue's papers (and any asked for)."""
     rest, pids, venue = scope
     allowed = [p for p in pids if query.papers is None or p in query.papers]
     if not allowed:
-        return Answer(
-            question=query.question,
-            answer=REFUSAL,
-            refused=True,
-            backend="extractive",
-            latency_ms=0.0,
-            note=f"No indexed paper is from {venue}.",
-        )
+        return _refused(query, f"No indexed paper is from {venue}.")
     a = answer(query.model_copy(update={"question": rest, "papers": allowed}), retriever)
     a.question = query.question
     n = len(allowed)
     scoped = f"Answered among the {n} indexed {'paper' if n == 1 else 'papers'} from {venue}."
-    # A paper whose record gives no venue may be from it too: say how many were left out.
-    unknown = sum(1 for p in retriever.snapshot.papers.values() if not p.venue)
+    # A paper whose record gives no venue (year) may be from it too: say how many were left out.
+    field = "year" if venue.isdigit() else "venue"
+    unknown = sum(1 for p in retriever.snapshot.papers.values() if not getattr(p, field))
     if unknown:
-        scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no venue in their records."
+        scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no {field} in their records."
     _lead_note(a, scoped)
     return a
 

@@ -34,6 +34,31 @@ def venue_scope(question: str, papers: Mapping[str, Paper]) -> tuple[str, list[s
     return None
 
 
+# A year as the papers' own: "Which 2024 papers …", "papers from 2025 on …", "… published in
+# 2024"; not a year the question is about ("the 2024 election").
+_YEAR = re.compile(
+    r"(?<![\w-])(?P<y1>(?:19|20)\d\d)\s+(?=(?:papers?|works?|studies|articles|abstracts)\b)"
+    r"|\b(?P<n2>papers|works|studies|articles|abstracts)\s+(?:published\s+|that\s+appeared\s+)?(?:from|in|of)\s+"
+    r"(?P<y2>(?:19|20)\d\d)(?![\w-])"
+    r"|\b(?:published|appeared|presented)\s+in\s+(?P<y3>(?:19|20)\d\d)(?![\w-])",
+    re.I,
+)
+
+
+def year_scope(question: str, papers: Mapping[str, Paper]) -> tuple[str, list[str], str] | None:
+    """(the question without the year, the papers of that year, the year), or None when the
+    question asks for no year of the papers (`venue_scope` for a venue)."""
+    m = _YEAR.search(question)
+    if m is None:
+        return None
+    year = m.group("y1") or m.group("y2") or m.group("y3")
+    pids = [pid for pid, p in papers.items() if str(p.year or "") == year]
+    start = m.end("n2") if m.group("y2") else m.start()
+    rest = re.sub(r"\s{2,}", " ", f"{question[:start]} {question[m.end() :]}").strip()
+    rest = re.sub(r"\s+([?.!,])", r"\1", rest)
+    return rest, pids, year
+
+
 def _of(p: Paper, name: str, year: str | None) -> bool:
     parts = (p.venue or "").split()
     if not parts or parts[0].lower() != name.lower():

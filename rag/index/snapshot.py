@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -12,6 +13,7 @@ import numpy as np
 from rag.index.authors import AuthorIndex, SurnameIndex
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
+from rag.index.links import LinkIndex
 from rag.index.mentions import Mentions, naming_labels
 from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
@@ -69,6 +71,16 @@ class Snapshot:
     def surnames(self) -> SurnameIndex:
         """Finds the papers "<surname> et al." can mean."""
         return SurnameIndex(self.papers)
+
+    @cached_property
+    def links(self) -> LinkIndex:
+        """Finds the papers whose links a text pastes."""
+        return LinkIndex(self.papers)
+
+    @cached_property
+    def label_counts(self) -> Counter[str]:
+        """How many papers have each label, any case."""
+        return Counter(p.label.lower() for p in self.papers.values())
 
     @cached_property
     def titles(self) -> TitleIndex:

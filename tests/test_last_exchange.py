@@ -1,0 +1,52 @@
+"""The last exchange's paper: a turn that names one beats a turn that only alludes to another
+(`conversation._last_exchange`)."""
+
+from pathlib import Path
+
+import pytest
+
+from rag.engine import Engine
+from tests.conftest import SMALL, with_records
+
+META = [
+    {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
+    {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
+    {"paper_id": "x#3", "title": "TinyQuant: Two-Bit Language Models"},
+    {"paper_id": "x#4", "title": "Curiosity Bonuses for Sparse Exploration"},
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    return with_records(fake_engine, tmp_path / "x", "x", SMALL, META)
+
+
+# The assistant quotes TinyQuant's background, which has a rare word of another title.
+ALLUDING = "Quantization shrinks models for phones, where exploration of designs is slow."
+
+
+@pytest.mark.parametrize(
+    "question", ["Tell me more.", "What does it present?", "How many bits does it store weights in?"]
+)
+def test_an_answer_alluding_to_another_paper_keeps_the_one_the_question_named(engine: Engine, question: str) -> None:
+    history = [{"role": "user", "content": "What does TinyQuant do?"}, {"role": "assistant", "content": ALLUDING}]
+    a = engine.ask(question, history=history)
+    assert {c.paper_id for c in a.citations} == {"x#3"}
+
+
+def test_an_answer_that_names_a_paper_still_moves_the_conversation_to_it(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "What does TinyQuant do?"},
+        {"role": "assistant", "content": "TinyQuant builds on FoldNet."},
+    ]
+    a = engine.ask("How many folds does it design?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#2"}
+
+
+def test_an_allusion_alone_is_still_read(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Which paper is about sparse rewards?"},
+        {"role": "assistant", "content": "One on curiosity for exploration."},
+    ]
+    a = engine.ask("How many games does it solve?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#4"}

@@ -8,6 +8,9 @@ import pytest
 from rag.engine import Engine
 from tests.conftest import SMALL, with_records
 
+# GraphMix's abstract names another paper's model: quoting it names FoldNet by its label.
+CORPUS = [SMALL[0].replace("between neighbours.", "between neighbours, as FoldNet does for residues."), *SMALL[1:]]
+
 META = [
     {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
     {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
@@ -18,7 +21,7 @@ META = [
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    return with_records(fake_engine, tmp_path / "x", "x", SMALL, META)
+    return with_records(fake_engine, tmp_path / "x", "x", CORPUS, META)
 
 
 # The assistant quotes TinyQuant's background, which has a rare word of another title.
@@ -50,3 +53,15 @@ def test_an_allusion_alone_is_still_read(engine: Engine) -> None:
     ]
     a = engine.ask("How many games does it solve?", history=history)
     assert {c.paper_id for c in a.citations} == {"x#4"}
+
+
+def test_an_answer_quoting_the_named_paper_is_about_it_whatever_else_it_names(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "What does GraphMix do?"},
+        {
+            "role": "assistant",
+            "content": "GraphMix interpolates node features between neighbours, as FoldNet does for residues.",
+        },
+    ]
+    a = engine.ask("What accuracy gain does it report?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer

@@ -17,6 +17,7 @@ TITLES = {
     "p6": ("Zop", "Scaling Laws for Transfer"),
     "p7": ("Nil", None),
     "p8": ("Ada", "Neural Language Models Revisited"),
+    "p9": ("Tam", "Taming Large Language Monkeys with Verifiers"),
 }
 PAPERS = {
     pid: Paper(paper_id=pid, source="s", position=i + 1, abstract=f"{COMMON} Paper {i}.", label=label, title=title)
@@ -40,6 +41,8 @@ MENTIONS = Mentions(PAPERS, Vocabulary(PAPERS), naming_labels(PAPERS))
         ("Read 'Sparse upcycling of dense checkpoints' first.", ["p2"]),
         ("Scaling Laws for Transfer vs FooNet", ["p6", "p1"]),
         ("FooNet vs Scaling Laws for Transfer", ["p1", "p6"]),
+        # a whole title names its paper, not the one whose head it writes inside
+        ("What does Taming Large Language Monkeys with Verifiers show?", ["p9"]),
         # runs of 3 title words shared by at most 2 titles
         ("more inference compute helps", []),  # a 2-word run of the title is not enough
         ("scaling inference compute matters", ["p1"]),  # all three words common
@@ -80,7 +83,7 @@ def test_strong_mentions_hide_weak_ones() -> None:
 
 
 def test_index_contents() -> None:
-    assert set(MENTIONS.labels) == {"FooNet", "BarGAN", "Qux", "Zap", "Zop", "Nil", "Ada"}
+    assert set(MENTIONS.labels) == {"FooNet", "BarGAN", "Qux", "Zap", "Zop", "Nil", "Ada", "Tam"}
     assert "large language monkeys" in MENTIONS.heads
     assert ("scaling", "laws", "for") not in MENTIONS.runs
     assert MENTIONS.rare.get("upcycling") == "p2"

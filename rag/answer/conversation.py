@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rag.answer.references import by_name, by_position
 from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
-from rag.text.normalize import content_stems
+from rag.text.normalize import content_stems, spaced_words
 from rag.types import Query
 
 # A question that says it moves on stands on its own, whatever pronouns it uses.
@@ -57,6 +57,8 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
     if not isinstance(content, str):
         return []
     found = snap.mentions.find(content)
+    if turn.get("role") == "assistant":  # allusions beside a paper the answer names are context
+        found = _named_in_answer(content, found, snap) or found
     same_label = [g for g in snap.by_label(found).values() if len(g) > 1]
     for group in [*snap.shared_title_refs(content), *same_label]:
         inside = [p for p in group if p in found]
@@ -66,25 +68,63 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
 
 
 def _last_exchange(turns: list[dict[str, object]], found: list[list[str]], snap: Snapshot) -> list[str] | None:
-    """The papers of the last exchange: its latest turn's that has any, unless that turn only
-    alludes to papers (rare title words) and the other one names a paper (`paper_ids`, label,
-    title). An answer that quotes a paper's background ("… where privacy is paramount") alluded
-    to another paper (one with "privacy" in its title), which then answered "Tell me more"."""
+    """The papers of the last exchange: those its question named whose sentences the answer
+    quotes; else its latest turn's that has any, unless that turn only alludes to papers (rare
+    title words) and the other one names a paper (`paper_ids`, label, title). An answer that
+    quotes a paper's background ("… where privacy is paramount", "… pre-trained OLMo models")
+    alluded to, or named, another paper, which then answered "Tell me more"."""
     latest = next((i for i in range(len(found) - 1, -1, -1) if found[i]), None)
     if latest is None:
         return None
+    asked, said = (found[0], turns[1]) if len(turns) == 2 else ([], {})
+    quoted = _quoted_in(said, asked, snap) if said.get("role") == "assistant" and "paper_ids" not in said else []
+    if quoted:  # the answer quotes what the question named: the exchange is about that paper
+        return quoted
     named = [_names_a_paper(t, snap) for t in turns]
     if not named[latest]:
         return next((found[i] for i in range(len(found) - 1, -1, -1) if found[i] and named[i]), found[latest])
     return found[latest]
 
 
+QUOTED_MIN_WORDS = 6  # a sentence this long, written word for word, is a quote of its paper
+
+
+def _quoted_in(turn: dict[str, object], pids: list[str], snap: Snapshot) -> list[str]:
+    """The papers of `pids` one of whose sentences the turn writes word for word."""
+    words = spaced_words(str(turn.get("content", "")))
+    out = []
+    for pid in pids:
+        sentences = (spaced_words(q) for _, q in snap.paper_quotes(pid))
+        if any(len(s.split()) >= QUOTED_MIN_WORDS and s in words for s in sentences):
+            out.append(pid)
+    return out
+
+
 def _names_a_paper(turn: dict[str, object], snap: Snapshot) -> bool:
+    """The turn names a paper: `paper_ids`, or a label or title in its words. An answer's words
+    name a paper as `_named_in_answer` says: an answer quoting an abstract writes phrases such as
+    "offline reinforcement learning", which a title may open with ("Offline Reinforcement
+    Learning: Role of …") though the answer is about another paper."""
     ids = turn.get("paper_ids")
     if isinstance(ids, list) and any(isinstance(p, str) and p in snap.papers for p in ids):
         return True
     content = turn.get("content")
-    return isinstance(content, str) and bool(snap.mentions.find(content, strong_only=True))
+    if not isinstance(content, str):
+        return False
+    found = snap.mentions.find(content, strong_only=True)
+    return bool(_named_in_answer(content, found, snap) if turn.get("role") == "assistant" else found)
+
+
+def _named_in_answer(content: str, found: list[str], snap: Snapshot) -> list[str]:
+    """Of the papers an answer's words mention, those it names: by label, whole title, or the
+    title's head as the title writes it ("Mind the Gap [2]", not "the open problem of")."""
+    words = spaced_words(content)
+    return [p for p in found if _names(content, words, snap.papers[p].label, snap.papers[p].title or "")]
+
+
+def _names(content: str, words: str, label: str, title: str) -> bool:
+    head = title.split(":", 1)[0].strip() if ":" in title else ""
+    return label in content or spaced_words(title) in words or bool(head and head in content)
 
 
 def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | None:

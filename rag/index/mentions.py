@@ -94,6 +94,17 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower())
 
 
+def _outermost(spans: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    """The mentions no longer mention contains: a whole title ("Putting the Value Back in RL:
+    … LLM Reasoners with Verifiers") names its paper, not the paper whose title opens with
+    two of its words ("LLM Reasoners: …")."""
+    return {
+        p: (at, n)
+        for p, (at, n) in spans.items()
+        if not any(m > n and a <= at and at + n <= a + m for a, m in spans.values())
+    }
+
+
 class Mentions:
     """Built once per snapshot; `find` costs one pass over the text's word runs."""
 
@@ -135,18 +146,19 @@ class Mentions:
         runs of title words and rare title words only when neither names anything (and not
         with `strong_only`: a question's own words name a paper only by label or title)."""
         # Positions are word offsets, so labels and title heads order alike.
-        strong: dict[str, int] = {}
+        spans: dict[str, tuple[int, int]] = {}  # paper -> (first word, words) of its first mention
         for label, pids in self.labels.items():
             m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) if label in text else None
             if m:
                 for pid in pids:
-                    strong.setdefault(pid, len(_plain(text[: m.start()])))
+                    spans.setdefault(pid, (len(_plain(text[: m.start()])), len(_plain(label))))
         joined = " " + _phrase(text) + " "
         for phrase, pids in self.heads.items():
             k = joined.find(f" {phrase} ")
             if k >= 0 and len(phrase.split()) >= 2:
                 for pid in pids:
-                    strong.setdefault(pid, joined[:k].count(" "))
+                    spans.setdefault(pid, (joined[:k].count(" "), len(phrase.split())))
+        strong = {p: at for p, (at, _) in _outermost(spans).items()}
         if strong or strong_only:
             return sorted(strong, key=lambda p: (strong[p], p))
         weak: dict[str, int] = {}

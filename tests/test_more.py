@@ -34,6 +34,7 @@ PAPERS = [
         ("Any more details?", True),
         ("More please", True),
         ("Anything else?", True),
+        ("Tell me more about the second one.", True),
         ("Tell me more about memory.", False),  # asks about something: answered as a question
         ("What else reduces memory?", False),
         ("Tell me about CacheZip.", False),
@@ -99,4 +100,13 @@ def test_tell_me_more_follows_the_paper_the_history_names(engine: Engine) -> Non
         {"role": "assistant", "content": "That's FoldNet, a diffusion model."},
     ]
     a = engine.ask("Go on.", history=history)
+    assert not a.refused and {c.paper_id for c in a.citations} == {"m#2"}
+
+
+def test_tell_me_more_about_one_of_a_list(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "Which papers introduce new models?"},
+        {"role": "assistant", "content": "CacheZip and FoldNet.", "paper_ids": ["m#1", "m#2"]},
+    ]
+    a = engine.ask("Tell me more about the second one.", history=history)
     assert not a.refused and {c.paper_id for c in a.citations} == {"m#2"}

@@ -39,6 +39,11 @@ from tests.conftest import with_papers
         ("What does CacheZip propose?", "CacheZip"),
         ("Briefly, what is CacheZip?", "CacheZip"),
         ("Can you summarize the paper on cache compression?", "the paper on cache compression"),
+        ("What's new in CacheZip?", "CacheZip"),
+        ("What is novel about CacheZip compared to prior work?", "CacheZip"),
+        ("What's the novelty of CacheZip?", "CacheZip"),
+        ("What's the takeaway of CacheZip for practitioners?", "CacheZip"),
+        ("What is new in caching since 2020?", "caching since 2020"),  # not asked of a paper
         ("What batch size does CacheZip use?", None),
         ("How does CacheZip compare to KIVI?", None),
         ("Which papers compress caches?", None),

@@ -17,7 +17,8 @@ MORE_MAX = 3  # sentences per answer, as a single-paper answer quotes
 
 _REQUEST = (
     r"(?:tell\s+me|say|explain|share|give\s+me|show\s+me)\s+(?:a\s+(?:bit|little)\s+|some(?:thing)?\s+|much\s+)?more"
-    r"(?:\s+(?:about|on)\s+(?:it|that|this|them|those|these)(?:\s+(?:paper|one|work|method))?)?"
+    r"(?:\s+(?:about|on)\s+(?:it|that|this|them|those|these|(?:the\s+)?(?:first|second|third|last|other|former|latter)"
+    r"|(?:this|that)\s+one)(?:\s+(?:paper|one|work|method))?)?"
     r"|(?:go|keep)\s+on|keep\s+going|continue|elaborate(?:\s+(?:on\s+)?(?:it|that|this))?"
     r"|expand(?:\s+on\s+(?:it|that|this))?|go\s+(?:deeper|further|into\s+more\s+detail)"
     r"|(?:any\s+|some\s+|give\s+me\s+)?more\s+(?:details?|info(?:rmation)?|please)?|(?:any\s+)?(?:further\s+)?details"

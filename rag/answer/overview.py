@@ -14,6 +14,7 @@ _MANNER = (
     r"(?:in\s+(?:one|two|three|a\s+few|a|\d+)\s+(?:short\s+)?(?:sentences?|lines?|words?|paragraphs?|bullets?)"
     r"|in\s+a\s+nutshell|in\s+(?:simple|plain|layman'?s?|non-?technical)\s+(?:terms|english|words|language)"
     r"|briefly|quickly|for\s+(?:a\s+)?(?:non-?experts?|beginners?|laym[ae]n|newcomers?)|like\s+i'?m\s+(?:five|5)"
+    r"|for\s+(?:practitioners|researchers|engineers|students|non-?specialists|a\s+(?:practitioner|researcher|student))"
     r"|please|for\s+me)"
 )
 _LEAD = (
@@ -24,7 +25,7 @@ _TRAIL = rf"(?:\s*,?\s*{_MANNER})*\s*[?.!:]*\s*$"
 _DIGEST = r"(?:summary|overview|synopsis|rundown|tl;?\s?dr|gist|short\s+version|abstract)"
 _POINT = (
     r"(?:(?:main|key|core|central|big|basic|general|primary)\s+)?"
-    r"(?:idea|ideas|contributions?|point|takeaways?|message|premise|insight|gist|summary|tl;?\s?dr)"
+    r"(?:idea|ideas|contributions?|point|takeaways?|message|premise|insight|gist|summary|tl;?\s?dr|novelty)"
 )
 _FORMS = (
     # "Summarize X", "Give me a quick overview of X", "tl;dr of X", "ELI5 X", "tell me about X"
@@ -33,6 +34,9 @@ _FORMS = (
     rf"{_DIGEST}\s+(?:of|for|on))\s+(?P<a>.+?)",
     # "What's the main contribution of X?", "What is the key idea behind X?", "Main idea of X?"
     rf"(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)\s+)?(?:the\s+)?{_POINT}\s+(?:of|behind|in)\s+(?P<b>.+?)",
+    # "What's new in X?", "What is novel about X compared to prior work?": what it contributes
+    r"what(?:'s|\s+is|\s+are)\s+(?:new|novel|different)\s+(?:in|about)\s+(?P<h>.+?)(?:\s+(?:compared\s+(?:to|with)"
+    r"|relative\s+to|versus|vs\.?)\s+(?:prior|previous|existing|earlier|related)\s+(?:work|methods|approaches|papers))?",
     # "What is X used for?", "What can X be used for?": what it does
     r"what\s+(?:is|are|was|were)\s+(?P<f>.+?)\s+(?:used|meant|designed|intended|good)\s+for",
     r"what\s+(?:can|could)\s+(?P<g>.+?)\s+be\s+used\s+for",

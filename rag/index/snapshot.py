@@ -21,6 +21,9 @@ from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import content_stems, spaced_words, squash, words
 from rag.types import Paper
 
+TITLE_MIN_WORDS = 4  # a run this long that is a whole title names its paper in any case
+TITLE_MAX_WORDS = 40
+
 
 @dataclass
 class Snapshot:
@@ -211,7 +214,29 @@ class Snapshot:
             # Typed all in lowercase only: "Medusa" as another paper's baseline is not "MEDUSA".
             if question[a:b].islower():
                 found |= any_case.get(question[a:b], set()) & self.naming
-        return found | named_papers(question, odd)
+        return found | named_papers(question, odd) | self._titles_in(question)
+
+    @cached_property
+    def _whole_titles(self) -> dict[str, set[str]]:
+        """Titles of `TITLE_MIN_WORDS` words or more, as `spaced_words` without the end spaces."""
+        out: dict[str, set[str]] = {}
+        for pid, p in self.papers.items():
+            key = spaced_words(p.title or "").strip()
+            if len(key.split()) >= TITLE_MIN_WORDS:
+                out.setdefault(key, set()).add(pid)
+        return out
+
+    def _titles_in(self, question: str) -> set[str]:
+        """Papers whose whole title the question writes, in any case: "efficiently learning
+        one-hidden-layer relu networks via …" names that paper as its label would (a title
+        is seldom typed with its capitals, and labels are matched as written)."""
+        titles = self._whole_titles
+        ws = spaced_words(question).split()
+        found: set[str] = set()
+        for i in range(len(ws)):
+            for j in range(i + TITLE_MIN_WORDS, min(i + TITLE_MAX_WORDS, len(ws)) + 1):
+                found |= titles.get(" ".join(ws[i:j]), set())
+        return found
 
     def names_any(self, question: str) -> bool:
         """Whether a word of the question is some paper's one-word label (any case)."""

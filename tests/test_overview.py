@@ -44,6 +44,10 @@ from tests.conftest import with_papers
         ("What's the novelty of CacheZip?", "CacheZip"),
         ("What's the takeaway of CacheZip for practitioners?", "CacheZip"),
         ("What is new in caching since 2020?", "caching since 2020"),  # not asked of a paper
+        ("Which paper introduced CacheZip?", "CacheZip"),
+        ("What paper is CacheZip from?", "CacheZip"),
+        ("Where does CacheZip come from?", "CacheZip"),
+        ("Which paper first proposed the CacheZip codec?", "the CacheZip codec"),
         ("What batch size does CacheZip use?", None),
         ("How does CacheZip compare to KIVI?", None),
         ("Which papers compress caches?", None),
@@ -80,6 +84,9 @@ def test_names_only(text: str, only: bool) -> None:
         ("What is the batch size in the paper on cache compression?", True, False),
         ("Can you summarize the paper on cache compression?", False, False),  # no title reference
         ("Summarize CacheZipper", False, False),
+        ("CacheZip?", False, True),  # the name alone asks what it is
+        ("the CacheZip paper", False, True),
+        ("CacheZip speed?", False, False),
     ],
 )
 def test_asks_overview(question: str, by_title: bool, asks: bool) -> None:

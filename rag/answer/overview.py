@@ -37,6 +37,12 @@ _FORMS = (
     # "What's new in X?", "What is novel about X compared to prior work?": what it contributes
     r"what(?:'s|\s+is|\s+are)\s+(?:new|novel|different)\s+(?:in|about)\s+(?P<h>.+?)(?:\s+(?:compared\s+(?:to|with)"
     r"|relative\s+to|versus|vs\.?)\s+(?:prior|previous|existing|earlier|related)\s+(?:work|methods|approaches|papers))?",
+    # "Which paper introduced X?", "What paper is X from?", "Where does X come from?": the paper
+    # that says what X is
+    r"(?:which|what)\s+(?:paper|work|article)\s+(?:first\s+)?(?:introduced|introduces|proposed|proposes|presented"
+    r"|presents|coined|defined|defines)\s+(?P<i>.+?)",
+    r"(?:which|what)\s+(?:paper|work|article)\s+(?:is|was|are|were)\s+(?P<j>.+?)\s+from",
+    r"where\s+(?:does|do|did)\s+(?P<k>.+?)\s+come\s+from",
     # "What is X used for?", "What can X be used for?": what it does
     r"what\s+(?:is|are|was|were)\s+(?P<f>.+?)\s+(?:used|meant|designed|intended|good)\s+for",
     r"what\s+(?:can|could)\s+(?P<g>.+?)\s+be\s+used\s+for",
@@ -110,7 +116,8 @@ def asks_overview(
     found): it names the paper by its label, or (`by_title`: the question names it by its
     title's words) by words all of which are its title's, or (`discussed`: the conversation is
     about this paper) refers back to it."""
-    s = subject(question, about=about)
+    bare = question.strip().rstrip("?.! ")
+    s = subject(question, about=about) or (bare if names_only(bare, label) else None)  # "CacheZip?"
     if s is None:
         return False
     if names_only(s, label) or (discussed and _BACK.fullmatch(s) is not None):

@@ -386,3 +386,21 @@ def test_the_wh_words_own_noun_is_what_is_asked(question: str, asks_names: bool)
 def test_a_kind_of_named_thing_is_asked_without_requiring_a_name(question: str, required: bool) -> None:
     (need,) = [n for n in needs(question) if n.name.startswith("names of")]
     assert need.required is required and need.specific
+
+
+BEATS = "Our method outperforms 12 state-of-the-art clustering methods on five datasets."
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "answered"),
+    [
+        ("How many baselines does it beat?", BEATS, True),  # the methods it outperforms, counted
+        ("How many competitors does it outperform?", BEATS, True),
+        ("How many baselines does it beat?", "We study 12 clustering methods.", False),  # no comparison
+        ("How many baselines does it beat?", "It outperforms strong methods by a wide margin.", False),  # no count
+    ],
+)
+def test_baselines_are_counted_as_the_methods_beaten(question: str, sentence: str, answered: bool) -> None:
+    text = f"Clustering is hard. {sentence}"
+    assert [n.name for n in needs(question, text=text)] == ["a number of baselines"]
+    assert met(question, sentence, text=text) is answered

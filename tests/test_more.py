@@ -35,6 +35,8 @@ PAPERS = [
         ("More please", True),
         ("Anything else?", True),
         ("Tell me more about the second one.", True),
+        ("ok, go on about it", True),
+        ("Can you expand on that?", True),
         ("Tell me more about memory.", False),  # asks about something: answered as a question
         ("What else reduces memory?", False),
         ("Tell me about CacheZip.", False),

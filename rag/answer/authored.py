@@ -95,10 +95,11 @@ def _asks_of_them(rest: str) -> bool:
     return about is not None and refers_back(about)
 
 
-def spoken_name(pid: str, snap: Snapshot, said: str = "they") -> str:
-    """The paper named as a user would name it in `said`'s place (`_as_named`)."""
+def spoken_name(pid: str, snap: Snapshot, said: str = "they", *, coined_first: bool = True) -> str:
+    """The paper named as a user would name it in `said`'s place (`_as_named`); not
+    `coined_first`: by its title's words, which say more of what it is than an acronym does."""
     paper = snap.papers[pid]
-    coined = pid in snap.naming and snap.label_counts[paper.label.lower()] == 1
+    coined = coined_first and pid in snap.naming and snap.label_counts[paper.label.lower()] == 1
     return _as_named(said, paper, coined)
 
 

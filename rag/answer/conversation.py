@@ -124,7 +124,8 @@ def _named_in_answer(content: str, found: list[str], snap: Snapshot) -> list[str
 
 def _names(content: str, words: str, label: str, title: str) -> bool:
     head = title.split(":", 1)[0].strip() if ":" in title else ""
-    return label in content or spaced_words(title) in words or bool(head and head in content)
+    as_word = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", content) is not None if label else False
+    return as_word or spaced_words(title) in words or bool(head and head in content)
 
 
 def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | None:

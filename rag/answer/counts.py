@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import ask_clause
-from rag.answer.need import Need, any_of, matches, mentions, near, never
+from rag.answer.need import NEAR_WORDS, Need, all_of, any_of, matches, mentions, near, never
 from rag.text.normalize import content_stems
 
 # A wh-phrase headed by one of these asks for papers, not for a quantity or a paper's things.
@@ -159,6 +159,25 @@ def _asks_number_first(question: str) -> bool:
     return m is not None and (wh is None or m.start() <= wh.start() + 1)
 
 
+# "How many baselines does it beat?": an abstract counts them as the methods it outperforms
+# ("outperforms 12 state-of-the-art DMVC methods"), seldom as "baselines".
+_RIVAL_ASK = re.compile(r"^(?:baselines?|competitors?)$", re.I)
+_RIVAL = re.compile(r"^(?:methods|models|approaches|algorithms|baselines|competitors)\W*$", re.I)
+_BEATS = re.compile(r"\b(?:outperform|beat|surpass|exceed|compar|against|better\s+than|over)\w*", re.I)
+
+
+def _rivals_need(text: str) -> list[Need]:
+    return [Need("a number of baselines", all_of(_rivals_counted, matches(_BEATS)), specific=True)]
+
+
+def _rivals_counted(sentence: str) -> bool:
+    """A number within a few words of a word for the methods compared against."""
+    tokens = _NUMBER_TOKEN.findall(sentence)
+    rivals = [i for i, t in enumerate(tokens) if _RIVAL.match(t)]
+    numbers = [i for i, t in enumerate(tokens) if _HAS_NUMBER.search(t)]
+    return any(abs(i - j) <= NEAR_WORDS for i in rivals for j in numbers)
+
+
 def number_needs(question: str, text: str) -> list[Need]:
     """A number asked for ("how many annotators", "what codebook size", "by what percentage").
     `text` is the paper's abstract: a thing the question counts must be named beside its
@@ -169,6 +188,8 @@ def number_needs(question: str, text: str) -> list[Need]:
         asked = _quantities(question)
         nouns = [n for n in asked if mentions(n)(text)] if text else []
         found = [Need(f"a number of {n}", _number_near(n), specific=True) for n in nouns]
+        if not found and text and any(_RIVAL_ASK.match(n) for n in asked):
+            found = _rivals_need(text)
         if not found:
             # A paper that never names what is counted ("how much memory") has no count of it.
             found = (

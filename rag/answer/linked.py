@@ -44,7 +44,10 @@ def read_links(question: str, snap: Snapshot) -> Linked | None:
             continue
         lead = _LEAD.search(question[at:start])
         cut = at + lead.start() if lead else start
-        out += [question[at:cut], spoken_name(pids[0], snap)]
+        # By its title: a user who pastes a link read the page's title ("According to the SBS
+        # paper, …" was refused where "… the Predicting the Susceptibility of Examples to
+        # Catastrophic Forgetting paper, …" is answered).
+        out += [question[at:cut], spoken_name(pids[0], snap, coined_first=False)]
         papers.append(pids[0])
         read.append((url, snap.papers[pids[0]].title or snap.papers[pids[0]].label))
         at = end

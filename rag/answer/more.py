@@ -14,16 +14,18 @@ from rag.text.normalize import spaced_words
 from rag.types import Answer, SentenceCheck
 
 MORE_MAX = 3  # sentences per answer, as a single-paper answer quotes
+# What the paper's sentences are ranked for: what it is first (the definition leads, if unsaid)
+MORE_ASKED = "What is {label} and what does it show?"
 
 _REQUEST = (
-    r"(?:tell\s+me|say|explain|share|give\s+me|show\s+me)\s+(?:a\s+(?:bit|little)\s+|some(?:thing)?\s+|much\s+)?more"
-    r"(?:\s+(?:about|on)\s+(?:it|that|this|them|those|these|(?:the\s+)?(?:first|second|third|last|other|former|latter)"
-    r"|(?:this|that)\s+one)(?:\s+(?:paper|one|work|method))?)?"
-    r"|(?:go|keep)\s+on|keep\s+going|continue|elaborate(?:\s+(?:on\s+)?(?:it|that|this))?"
-    r"|expand(?:\s+on\s+(?:it|that|this))?|go\s+(?:deeper|further|into\s+more\s+detail)"
-    r"|(?:any\s+|some\s+|give\s+me\s+)?more\s+(?:details?|info(?:rmation)?|please)?|(?:any\s+)?(?:further\s+)?details"
+    r"(?:(?:tell\s+me|say|explain|share|give\s+me|show\s+me)\s+(?:a\s+(?:bit|little)\s+|some(?:thing)?\s+|much\s+)?more"
+    r"|(?:go|keep)\s+on|keep\s+going|continue|elaborate|expand|go\s+(?:deeper|further|into\s+more\s+detail)"
+    r"|(?:any\s+|some\s+|give\s+me\s+)?more(?:\s+(?:details?|info(?:rmation)?|please))?|(?:any\s+)?(?:further\s+)?details"
     r"|what\s+else(?:\s+(?:does|did|do)\s+(?:it|they|the\s+(?:paper|abstract|authors?))\s+(?:say|show|find|report))?"
-    r"|anything\s+else(?:\s+(?:about|on)\s+(?:it|that|this))?|and\s+then"
+    r"|anything\s+else|and\s+then)"
+    # "… about it", "… on the second one": what it is more of
+    r"(?:\s+(?:about|on|with)\s+(?:it|that|this|them|those|these|(?:the\s+)?(?:first|second|third|last|other|former"
+    r"|latter)|(?:this|that)\s+one)(?:\s+(?:paper|one|work|method))?)?"
 )
 _MORE = re.compile(
     r"^\s*(?:(?:and|so|ok(?:ay)?|great|thanks|interesting|cool|nice)\s*[,!.]?\s+)*(?:please\s+)?"
@@ -54,7 +56,7 @@ def more_of(paper_id: str, history: list[dict[str, object]], retriever: Retrieve
     with a note when the earlier answers quoted them all."""
     snap = retriever.snapshot
     paper = snap.papers[paper_id]
-    asked = f"What is {paper.label} and what does it show?"
+    asked = MORE_ASKED.format(label=paper.label)
     qv = retriever.embed_queries([asked])[asked]
     ranking = rank_evidence(asked, paper, retriever, qv, defining=True)
     if ranking is None:

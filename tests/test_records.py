@@ -159,6 +159,40 @@ def test_papers_by_an_author(engine: Engine) -> None:
     assert engine.ask("Which papers are by Grace Hopper?").refused
 
 
+CACHEZIP = [
+    {"role": "user", "content": "What is CacheZip?"},
+    {"role": "assistant", "content": "A codec.", "paper_ids": ["rec#1"]},
+]
+FOLDNET = [
+    {"role": "user", "content": "What is FoldNet?"},
+    {"role": "assistant", "content": "A model.", "paper_ids": ["rec#2"]},
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "listed"),
+    [
+        ("What else did they write?", CACHEZIP, {"rec#2"}),  # the discussed paper's authors' other papers
+        ("Which other papers did Ada Lovelace write?", FOLDNET, {"rec#1"}),
+        ("Which papers are by these authors?", CACHEZIP, {"rec#1", "rec#2"}),
+        ("What else did they write?", FOLDNET, {"rec#1"}),
+        ("Which other papers did Alan Turing write?", CACHEZIP, set()),  # nothing else: said, not guessed
+    ],
+)
+def test_their_papers_in_a_conversation(
+    engine: Engine, question: str, history: list[dict[str, object]], listed: set[str]
+) -> None:
+    a = engine.ask(question, history=history)
+    assert {c.paper_id for c in a.citations} == listed
+    assert a.note == (FROM_RECORD if listed else "No other indexed paper is by them.")
+
+
+def test_the_link_in_a_conversation(engine: Engine) -> None:
+    assert engine.ask("Can I get the link?", history=CACHEZIP).answer.endswith(
+        "https://openreview.net/forum?id=zip [1]"
+    )
+
+
 @pytest.mark.parametrize(
     ("question", "listed"),
     [

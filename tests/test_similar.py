@@ -25,6 +25,8 @@ from tests.fakes import ScriptedLLM
         ("related work for the Sundial paper", "the Sundial paper"),
         ("Are there other papers like TimeFuse?", "TimeFuse"),
         ("What else is like it?", "it"),
+        ("Are there similar papers?", "it"),  # in a conversation: like the one discussed
+        ("Any related work?", "it"),
         ("Which papers are related to the second one?", "the second one"),
         # not asking for papers like a paper
         ("How is AdaSplash similar to FlashAttention?", None),
@@ -73,6 +75,9 @@ def test_papers_like_the_one_discussed(engine: Engine) -> None:
     ]
     a = engine.ask("What else is like it?", history=history)
     assert [c.paper_id for c in a.citations][:1] == ["sim#1"]
+    b = engine.ask("Are there similar papers?", history=history)
+    assert [c.paper_id for c in b.citations][:1] == ["sim#1"]
+    assert "closest to that of" not in (engine.ask("Are there similar papers?").note or "")  # like nothing named
 
 
 def test_papers_related_to_a_topic_are_a_list_not_this(engine: Engine) -> None:

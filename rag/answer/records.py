@@ -41,7 +41,8 @@ _NOT_PAPER = (
     r"(?![^?]*\b(?:code|data|datasets?|weights|implementations?|repo|repository|github|checkpoints?|models?)\b)"
 )
 _LINK = re.compile(
-    r"^\s*(?:(?:can|could)\s+you\s+|please\s+)?(?:(?:give|send|show)\s+(?:me\s+)?|share\s+|what(?:'s|\s+is)\s+)?"
+    r"^\s*(?:(?:can|could)\s+you\s+|(?:can|could|may)\s+i\s+(?:get|have|see)\s+|please\s+)?"
+    r"(?:(?:give|send|show)\s+(?:me\s+)?|share\s+|what(?:'s|\s+is)\s+)?"
     rf"(?:the\s+|a\s+)?(?:link|url|pdf|openreview(?:\s+(?:link|page))?|web\s*page)(?:\s+(?:to|for|of)\s+{_NOT_PAPER}"
     r"(?P<rest>[^?]+?))?\s*[?.!]*\s*$"
     rf"|^\s*where\s+(?:can|do|could)\s+i\s+(?:read|find|get|download)\s+{_NOT_PAPER}(?P<rest2>[^?]+?)(?:\s+online)?"
@@ -60,6 +61,9 @@ _VENUE = re.compile(
 _BY = re.compile(
     r"\b(?:papers?|works?|abstracts?)\b[^?]{0,30}\b(?:by|from)\s+(?P<a>[^?]+)"
     r"|\bwhat\s+(?:else\s+)?(?:did|has|have|does)\s+(?P<b>[^?]+?)\s+(?:write|written|author(?:ed)?|co-?author(?:ed)?|publish(?:ed)?)\b"
+    # "Which other papers did X write?"
+    r"|\b(?:which|what)\s+(?:other\s+)?(?:papers?|works?)\s+(?:did|has|have|does)\s+(?P<d>[^?]+?)\s+"
+    r"(?:write|written|author(?:ed)?|co-?author(?:ed)?|publish(?:ed)?)\b"
     # "X's papers" as the whole request, not "how many methods does X's work outperform?"
     r"|^\s*(?:(?:list|show(?:\s+me)?|find|give\s+me|what\s+are)\s+)?(?P<c>[^?]+?)'s\s+(?:papers?|works?)\s*[?.!]*\s*$",
     re.I,
@@ -106,6 +110,29 @@ def asked_authors(question: str, snap: Snapshot) -> list[str]:
     if not names or not fold(asked).endswith(names[-1]):
         return []
     return list(dict.fromkeys(p for n in names for p in snap.authors.papers.get(n, [])))
+
+
+# "What else did they write?": the authors of the paper under discussion
+_THEY = re.compile(r"^(?:they|them|these|those|the(?:se|\s+same)?\s+authors|its\s+authors|he|she)$", re.I)
+_OTHER = re.compile(r"\b(?:other|else|more)\b", re.I)
+
+
+def by_authors_of(question: str, discussed: list[str], snap: Snapshot) -> list[str] | None:
+    """In a conversation, the papers a records question asks for: those of the discussed
+    papers' authors when it asks for "their" papers, without the discussed ones when it asks
+    for others ("Which other papers did X write?"); None when it asks for neither."""
+    m = _BY.search(question)
+    if m is None or not discussed:
+        return None
+    asked = next(g for g in m.groups() if g).strip()
+    if _THEY.match(asked):
+        names = {fold(a) for p in discussed for a in snap.papers[p].authors or []}
+        pids = list(dict.fromkeys(p for n in sorted(names) for p in snap.authors.papers.get(n, [])))
+    else:
+        pids = asked_authors(question, snap)
+    if not pids:
+        return None
+    return [p for p in pids if p not in discussed] if _OTHER.search(question) else pids
 
 
 def from_record(question: str, field: str, inner: Answer, papers: Mapping[str, Paper]) -> Answer:
@@ -174,4 +201,6 @@ def _names(authors: list[str]) -> str:
 
 def from_records(question: str, snap: Snapshot) -> bool:
     """The question is answered from the papers' records (an LLM has nothing to add)."""
-    return record_asked(question) is not None or bool(asked_authors(question, snap))
+    m = _BY.search(question)
+    theirs = m is not None and _THEY.match(next(g for g in m.groups() if g).strip()) is not None
+    return record_asked(question) is not None or theirs or bool(asked_authors(question, snap))

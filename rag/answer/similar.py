@@ -22,7 +22,11 @@ _SIMILAR = re.compile(
     rf"(?:(?:some|any|other|more)\s+)?(?:(?:other|more)\s+)?{_NOUN}\s+(?:that\s+are\s+|which\s+are\s+|are\s+)?"
     r"(?:most\s+)?(?:similar|related|close|closest|comparable|like)\s+(?:to\s+)?(?P<a>.+?)"
     r"|^\s*(?:(?:find|show|give)\s+(?:me\s+)?)?(?:related\s+work|similar\s+(?:papers|work))\s+(?:to|for|of)\s+(?P<b>.+?)"
-    r"|^\s*what\s+(?:else\s+is\s+(?:like|similar\s+to)|is\s+(?:similar|related)\s+to)\s+(?P<c>.+?)",
+    r"|^\s*what\s+(?:else\s+is\s+(?:like|similar\s+to)|is\s+(?:similar|related)\s+to)\s+(?P<c>.+?)"
+    # In a conversation, of the paper discussed: "Are there similar papers?", "Any related work?"
+    r"|^\s*(?P<d>(?:(?:can|could)\s+you\s+)?(?:(?:find|show|list|give|recommend|suggest)\s+(?:me\s+)?|are\s+there\s+|any\s+"
+    r"|(?:what|which)\s+(?:are\s+)?)?(?:(?:some|any|other|more)\s+)?(?:similar|related|comparable)\s+"
+    r"(?:papers?|works?|studies|articles))",
     re.I,
 )
 _END = re.compile(r"\s*[?.!]*\s*$")
@@ -33,6 +37,8 @@ def similar_asked(question: str) -> str | None:
     m = _SIMILAR.fullmatch(_END.sub("", question))
     if m is None:
         return None
+    if m.group("d") is not None:  # no paper named: the one under discussion
+        return "it"
     return next(g for g in m.groups() if g is not None).strip() or None
 
 

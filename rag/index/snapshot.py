@@ -22,7 +22,6 @@ from rag.text.normalize import content_stems, spaced_words, squash, words
 from rag.types import Paper
 
 TITLE_MIN_WORDS = 4  # a run this long that is a whole title names its paper in any case
-TITLE_MAX_WORDS = 40
 
 
 @dataclass
@@ -217,25 +216,25 @@ class Snapshot:
         return found | named_papers(question, odd) | self._titles_in(question)
 
     @cached_property
-    def _whole_titles(self) -> dict[str, set[str]]:
-        """Titles of `TITLE_MIN_WORDS` words or more, as `spaced_words` without the end spaces."""
-        out: dict[str, set[str]] = {}
+    def _whole_titles(self) -> dict[tuple[str, ...], list[tuple[list[str], str]]]:
+        """Titles of `TITLE_MIN_WORDS` words or more as `spaced_words`, by their first words."""
+        out: dict[tuple[str, ...], list[tuple[list[str], str]]] = {}
         for pid, p in self.papers.items():
-            key = spaced_words(p.title or "").strip()
-            if len(key.split()) >= TITLE_MIN_WORDS:
-                out.setdefault(key, set()).add(pid)
+            ws = spaced_words(p.title or "").split()
+            if len(ws) >= TITLE_MIN_WORDS:
+                out.setdefault(tuple(ws[:TITLE_MIN_WORDS]), []).append((ws, pid))
         return out
 
     def _titles_in(self, question: str) -> set[str]:
         """Papers whose whole title the question writes, in any case: "efficiently learning
         one-hidden-layer relu networks via …" names that paper as its label would (a title
         is seldom typed with its capitals, and labels are matched as written)."""
-        titles = self._whole_titles
         ws = spaced_words(question).split()
         found: set[str] = set()
-        for i in range(len(ws)):
-            for j in range(i + TITLE_MIN_WORDS, min(i + TITLE_MAX_WORDS, len(ws)) + 1):
-                found |= titles.get(" ".join(ws[i:j]), set())
+        for i in range(len(ws) - TITLE_MIN_WORDS + 1):
+            for title, pid in self._whole_titles.get(tuple(ws[i : i + TITLE_MIN_WORDS]), []):
+                if ws[i : i + len(title)] == title:
+                    found.add(pid)
         return found
 
     def names_any(self, question: str) -> bool:

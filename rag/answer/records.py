@@ -117,6 +117,11 @@ _THEY = re.compile(r"^(?:they|them|these|those|the(?:se|\s+same)?\s+authors|its\
 _OTHER = re.compile(r"\b(?:other|else|more)\b", re.I)
 
 
+def asks_papers_by(question: str) -> bool:
+    """The question asks for papers by someone ("papers by X", "What else did they write?")."""
+    return _BY.search(question) is not None
+
+
 def by_authors_of(question: str, discussed: list[str], snap: Snapshot) -> list[str] | None:
     """In a conversation, the papers a records question asks for: those of the discussed
     papers' authors when it asks for "their" papers, without the discussed ones when it asks

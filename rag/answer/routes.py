@@ -18,7 +18,15 @@ from rag.answer.more import asks_for_more, more_of
 from rag.answer.overview import refers_back, subject
 from rag.answer.question import check_question
 from rag.answer.quoted import asks_only_where, located, quoted_phrases, quoted_spans, unquoted, writing
-from rag.answer.records import asked_authors, by_authors_of, from_record, from_records, papers_by, record_asked
+from rag.answer.records import (
+    asked_authors,
+    asks_papers_by,
+    by_authors_of,
+    from_record,
+    from_records,
+    papers_by,
+    record_asked,
+)
 from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope, year_scope
 from rag.retrieval.retriever import Retriever
@@ -265,7 +273,9 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
         field, rest = asked
         inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
         return from_record(query.question, field, inner, snap.papers)
-    theirs = by_authors_of(query.question, resolve_focus(query, retriever).papers, snap) if query.history else None
+    # The conversation's papers are looked up only for a question that asks for someone's papers
+    asks = bool(query.history) and asks_papers_by(query.question)
+    theirs = by_authors_of(query.question, resolve_focus(query, retriever).papers, snap) if asks else None
     pids = asked_authors(query.question, snap) if theirs is None else theirs
     if theirs == []:  # all they wrote is what the conversation is about
         return _refused(query, "No other indexed paper is by them.")

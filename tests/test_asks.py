@@ -151,6 +151,11 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Who funded the work?", "", "", "Supported by an NSF grant.", "Supported by friends."),
         ("What is the grant number?", "", "", "Supported by grant 123.", "Supported by friends."),
         ("How many random seeds were used?", "", "", "Results average 5 seeds.", "Results average 5 runs."),
+        # where the code is: a sentence that gives it, not the method's own sentences
+        ("Is FooNet open source?", "FooNet", "", "Code is available at https://github.com/x/y.", "FooNet is a fast open model."),
+        ("Where can I find the code for FooNet?", "FooNet", "", "We release our code and weights.", "FooNet generates code."),
+        ("Is the code available?", "", "", "Our implementation is publicly available.", "We write code for robots."),
+        ("Did they release their code?", "", "", "The models are fully open.", "We release a benchmark."),
         # a digit inside a name counts nothing
         ("What accuracy does it reach?", "", "", "It reaches 81.2% on GSM8K.", "It is strong on GSM8K and GPT-4 tasks."),
         ("Up to what maximum sequence length is it trained?", "", "", "It trains on 128K tokens.", "It beats FlashAttention-2."),
@@ -169,6 +174,19 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
 def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:
     assert met(question, meets, label=label, text=text)
     assert not met(question, misses, label=label, text=text)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which code generation benchmarks does it use?",
+        "How well does it generate code?",
+        "Which open-source models does it evaluate?",
+        "What is the source code of the programs it repairs?",
+    ],
+)
+def test_code_as_a_topic_asks_no_code_link(question: str) -> None:
+    assert not any("github" in n.name for n in needs(question, text="We study code."))
 
 
 def test_own_label_at_sentence_end_is_no_dataset_name() -> None:

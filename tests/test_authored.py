@@ -51,12 +51,22 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         ("How much memory does Ada Lovelace save?", ["au#1", "au#2"], "How much memory does they save?"),
         ("What did Ada Lovelace's papers find?", ["au#1", "au#2"], "What did their papers find?"),
         ("What did Ada Lovelace and colleagues find?", ["au#1", "au#2"], "What did they find?"),
-        ("What did Hopper et al. study?", None, None),  # an abstract cites "Hopper et al.": maybe that work
+        ("What games did Hopper et al. use?", None, None),  # an abstract cites "Hopper et al.": maybe that work
         ("What did Hopper et al. find?", ["au#2"], "What did the FoldNet paper find?"),  # ...unless asked of them only
         ("What did Babbage et al. find?", None, None),  # no indexed author of that name
         ("What does CacheZip by Lovelace et al. find?", None, None),  # the paper is named itself
         ("What did Lovelace find?", None, None),  # a surname alone, without "et al."
         ("Compare Lovelace and Babbage", None, None),  # one of two surnames unknown
+        # full names joined by "and": the papers they wrote together, else each one's
+        ("What did Ada Lovelace and Alan Turing find?", ["au#1"], "What did the CacheZip paper find?"),
+        ("What did Ada Lovelace and Emmy Noether find?", ["au#1", "au#2", "au#3"], "What did they find?"),
+        # "study" after an auxiliary is the verb, not "their study"
+        ("What did Ada Lovelace study?", ["au#1", "au#2"], "What did they study?"),
+        ("What did the Noether study find?", ["au#3"], "What did the Curiosity for Exploration paper find?"),
+        # the question made whole again around "they"
+        ("Which of Ada Lovelace's papers is about proteins?", ["au#1", "au#2"], "Which papers is about proteins?"),
+        ("What are the two papers by Ada Lovelace about?", ["au#1", "au#2"], "What are their papers about?"),
+        ("Has Ada Lovelace worked on robots?", ["au#1", "au#2"], "Have they worked on robots?"),
     ],
 )
 def test_author_ref(engine: Engine, question: str, papers: list[str] | None, rewritten: str | None) -> None:
@@ -111,6 +121,20 @@ def test_a_paper_named_by_its_authors_is_answered_as_if_named(engine: Engine) ->
     by_authors = engine.ask("What did Lovelace et al. find about cats?")
     by_name = engine.ask("What did the CacheZip paper find about cats?")
     assert (by_authors.refused, by_authors.answer) == (by_name.refused, by_name.answer)
+
+
+def test_what_a_prolific_author_found_is_answered_from_each_paper(fake_engine: Engine, tmp_path: Path) -> None:
+    """Asked what they found, an author of four papers is answered from them, not refused."""
+    topics = ["caches", "proteins", "robots", "graphs"]
+    papers = [
+        f"We study {t}. We introduce Tool{i}, a method for {t}. Tool{i} halves the cost of {t}."
+        for i, t in enumerate(topics)
+    ]
+    meta = [{"paper_id": f"pr#{i + 1}", "title": f"Tool{i}", "authors": ["Ada B. Lovelace"]} for i in range(4)]
+    engine = with_records(fake_engine, tmp_path / "pr", "pr", papers, meta)
+    a = engine.ask("What did Ada Lovelace find?")
+    assert not a.refused and len({c.paper_id for c in a.citations}) >= 2
+    assert a.note and a.note.startswith("Answered among the 4 indexed papers by “Ada Lovelace”.")
 
 
 def test_the_papers_a_user_chose_bound_the_reference(engine: Engine) -> None:

@@ -37,6 +37,8 @@ from tests.conftest import with_papers
         ("ELI5 CacheZip", "CacheZip"),
         ("What is CacheZip about?", "CacheZip"),
         ("What does CacheZip propose?", "CacheZip"),
+        ("What did they study?", "they"),
+        ("What do the CacheZip authors work on?", "the CacheZip authors"),
         ("Briefly, what is CacheZip?", "CacheZip"),
         ("Can you summarize the paper on cache compression?", "the paper on cache compression"),
         ("What's new in CacheZip?", "CacheZip"),

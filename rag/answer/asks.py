@@ -12,6 +12,26 @@ from rag.answer.names import NAME
 from rag.answer.need import Need, all_of, any_of, matches, mentions, near
 
 # What a question asks for -> what the evidence must then contain. General, not per paper.
+# Where the code is ("Is X open source?", "Where can I find the code for X?"): code as a topic
+# ("code generation", "the source code of the programs it repairs") is no such ask.
+ASKS_CODE = re.compile(
+    r"\bis\s+there\s+(?:any\s+)?(?:source\s+)?code\b(?!\s+generat)"
+    r"|\b(?:is|are)\s+(?:the\s+|its\s+|their\s+)?(?:source\s+)?code\b(?!\s+generat)[^?]{0,160}\b(?:available|public|released|open|online)\b"
+    r"|\b(?:where|how)\b[^?]{0,40}\b(?:find|get|download|access|obtain)\b[^?]{0,30}\b(?:source\s+)?code\b"
+    r"(?!\s+generat)|\bcode\s+(?:is\s+|be\s+)?(?:available|released|public)\b"
+    r"|\b(?:release[sd]?|publish(?:ed)?|share[sd]?|open[- ]sourced?)\s+(?:the\s+|its\s+|their\s+)?(?:source\s+)?code\b"
+    r"|\b(?:is|are|was|were)\s+(?:\S+\s+){1,30}?open[- ]sourced?\s*[?.!]*\s*$"
+    r"|\bgithub\s+(?:link|page|repo(?:sitory)?|url)\b|\bon\s+github\b",
+    re.I,
+)
+# A sentence that says where the code is, or that it is released.
+GIVES_CODE = re.compile(
+    r"https?://|\bgithub\b|open[- ]sourc|\bfully[- ]open\b"
+    r"|\b(?:code|implementations?)\b[^.]*\b(?:available|release[sd]?|public)\b"
+    r"|\b(?:available|release[sd]?|public|open)\b[^.]*\b(?:code|implementations?)\b",
+    re.I,
+)
+
 DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (re.compile(r"\blearning[- ]rates?\b", re.I), re.compile(r"learning[- ]rate", re.I)),
     (re.compile(r"\bbatch[- ]sizes?\b", re.I), re.compile(r"batch[- ]size", re.I)),
@@ -55,6 +75,8 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
         re.compile(r"\b(?:fund|grant)", re.I),
     ),
     (re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
+    # Where the code is: only a sentence that gives it, not the method's own sentences.
+    (ASKS_CODE, GIVES_CODE),
 ]
 
 # The paper's own contribution asked for by its kind: "what benchmark was built", "a new dataset".

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from rag.answer.overview import refers_back, subject
-from rag.index.authors import fold, surname
+from rag.index.authors import canonical, fold, surname
 from rag.index.snapshot import Snapshot
 from rag.text.normalize import content_stems
 from rag.types import Paper
@@ -27,13 +27,20 @@ _ONE = re.compile(
     r"|\bthe\s+(?P<name2>[A-Z][\w-]*)(?=\s+(?:paper|work|study|article)\b)"
 )
 # "the paper by", "the work of" before a name: "their paper" replaces both
-_LEAD = re.compile(r"\b(?:the\s+)?(?:paper|work|study|article)\s+(?:by|from|of)\s+$", re.I)
+_LEAD = re.compile(
+    r"\b(?:the\s+)?(?:(?P<n>two|three|four|five|\d+)\s+)?(?P<kind>papers?|works?|study|studies|articles?)\s+(?:by|from|of)\s+$",
+    re.I,
+)
 _FULL_NAME_WORDS = 3  # words before a surname looked up as a full name ("Bill Yuchen Lin et al.")
 _OTHERS = re.compile(
     r"\s*,?\s+(?:and|&)\s+(?:his\s+|her\s+|their\s+)?(?:colleagues|co-?authors|collaborators|team)\b", re.I
 )
 _PREPOSITION = re.compile(r"\b(?:to|by|from|of|in|with|for|than|like|about)\s*$", re.I)
 _WORD = re.compile(r"[^\W_]+")
+_WHICH_OF_THEIRS = re.compile(r"^(\s*(?:which|what))\s+of\s+(?:their\s+(?:papers|works)|them)\b", re.I)
+_SINGULAR_VERB = re.compile(r"^(\s*(?:\w+\s+)?)(has|does|is|was)\s+they\b", re.I)
+_PLURAL = {"has": "have", "does": "do", "is": "are", "was": "were"}
+_AUXILIARY = re.compile(r"\b(?:do|does|did|will|would|can|could|should|might|may)\s+$", re.I)
 
 Span = tuple[int, int, list[str]]
 
@@ -55,14 +62,15 @@ def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     else of them ("What does the paper by Li et al. propose?")."""
     if snap.named_in(question) or snap.referenced_in(question):
         return None
-    found = _et_al(question, snap) or _two(question, snap) or _full_name(question, snap) or _one(question, snap)
+    # Full names before surname pairs: "Lin Yang and Chen Li" are two people, not Yang and Chen.
+    found = _et_al(question, snap) or _full_name(question, snap) or _two(question, snap) or _one(question, snap)
     cited = found is None
     found = found or _et_al(question, snap, cited=True)
     if found is None:
         return None
     start, end, said = _reference(question, *found[:2])
     pids = found[2]
-    rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{said}{question[end:]}").strip()
+    rest = _agreeing(re.sub(r"\s{2,}", " ", f"{question[:start]}{said}{question[end:]}").strip())
     if cited and not _asks_of_them(rest):
         return None
     if len(pids) == 1:
@@ -71,22 +79,55 @@ def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip(), named=len(pids) == 1)
 
 
+def _agreeing(rest: str) -> str:
+    """The question with "they" in a name's place made whole again: "Has they worked on X?" ->
+    "Have they …", and "Which of their papers is about X?" -> "Which papers is about X?" (the
+    question is asked among their papers already)."""
+    rest = _WHICH_OF_THEIRS.sub(r"\1 papers", rest)
+
+    def plural(m: re.Match[str]) -> str:
+        verb = _PLURAL[m.group(2).lower()]
+        return f"{m.group(1)}{verb.capitalize() if m.group(2)[0].isupper() else verb} they"
+
+    return _SINGULAR_VERB.sub(plural, rest)
+
+
 def _reference(question: str, start: int, end: int) -> tuple[int, int, str]:
     """The reference's whole span ("the paper by X et al.", "X's group") and the words that
     stand for it: "they", "them", "their paper" or "their"."""
     lead = _LEAD.search(question[:start])
     if lead:
         start = lead.start()
-    said = "their paper" if lead else "them" if _PREPOSITION.search(question[:start]) else "they"
+    plural = lead is not None and (lead.group("n") is not None or lead.group("kind").lower().endswith(("s", "ies")))
+    said = (
+        ("their papers" if plural else "their paper")
+        if lead
+        else "them"
+        if _PREPOSITION.search(question[:start])
+        else "they"
+    )
     if question[end:].startswith(("'s", "’s")):
         said, end = "their", end + 2
     noun = re.match(r"\s+(?:paper|work|study|article|group|lab|team)\b", question[end:])
-    if noun:  # "the Mueller paper", "Gan's paper", "Ceriotti's group" -> "their paper"
+    if noun and not _verb(
+        question, start, noun.group(), said
+    ):  # "the Mueller paper", "Gan's paper", "Ceriotti's group" -> "their paper"
         said, end = "their paper", end + noun.end()
     others = _OTHERS.match(question[end:])
     if others:  # "Mubarak Shah and colleagues" is the same reference
         end += others.end()
     return start, end, said
+
+
+def _verb(question: str, start: int, word: str, said: str) -> bool:
+    """ "What did Osama Hanna study?": after an auxiliary, the name is the subject and "study"
+    or "work" its verb (not after "the" or a possessive: "What did the Mueller study find?")."""
+    return (
+        word.split()[0] in ("study", "work")
+        and said != "their"
+        and not question[start:].lower().startswith("the ")
+        and _AUXILIARY.search(question[:start]) is not None
+    )
 
 
 def _asks_of_them(rest: str) -> bool:
@@ -138,10 +179,10 @@ def _et_al(question: str, snap: Snapshot, *, cited: bool = False) -> Span | None
 def _full_name_before(question: str, at: int, last: str, snap: Snapshot) -> tuple[int, list[str]] | None:
     words = list(_WORD.finditer(question[:at]))
     for k in range(min(_FULL_NAME_WORDS, len(words)), 0, -1):
-        key = fold(" ".join([*(w.group() for w in words[-k:]), last]))
-        pids = snap.authors.papers.get(key)
+        key = canonical(fold(" ".join([*(w.group() for w in words[-k:]), last])))
+        pids = snap.authors.of(key)
         if pids:
-            first = [p for p in pids if fold((snap.papers[p].authors or [""])[0]) == key]
+            first = [p for p in pids if canonical(fold((snap.papers[p].authors or [""])[0])) == key]
             return words[-k].start(), first or pids
     return None
 
@@ -170,17 +211,9 @@ def _one(question: str, snap: Snapshot) -> Span | None:
 
 
 def _full_name(question: str, snap: Snapshot) -> Span | None:
-    """The first full author name the question writes ("Chuang Gan's paper"), with its span."""
-    names = snap.authors.named(question)
-    if not names:
-        return None
-    tokens = [(m.start(), m.end(), fold(m.group())) for m in _WORD.finditer(question)]
-    for i in range(len(tokens)):
-        for name in names:
-            n = len(name.split())
-            if " ".join(t[2] for t in tokens[i : i + n]) == name:
-                return tokens[i][0], tokens[i + n - 1][1], snap.authors.papers[name]
-    return None
+    """The first full author names the question writes ("Chuang Gan's paper"), with their span
+    (`AuthorIndex.joined`)."""
+    return snap.authors.joined(question)
 
 
 def ref_note(ref: AuthorRef, papers: dict[str, Paper]) -> str:

@@ -48,8 +48,9 @@ _FORMS = (
     r"what\s+(?:can|could)\s+(?P<g>.+?)\s+be\s+used\s+for",
     # "What is X?", "What is X about?", "Who is X?"
     r"(?:what|who)(?:'s|\s+is|\s+are)\s+(?P<c>.+?)(?:\s+(?:all\s+)?about)?",
-    # "What does X do?", "What does X propose?"
-    r"what\s+(?:does|did|do)\s+(?P<d>.+?)\s+(?:do|propose|contribute|introduce|present)",
+    # "What does X do?", "What does X propose?", "What did X study?", "What do they work on?"
+    r"what\s+(?:does|did|do)\s+(?P<d>.+?)\s+(?:do|propose|contribute|introduce|present|study|investigate|examine"
+    r"|explore|work\s+on|focus\s+on)",
     # "X in a nutshell", "X: tl;dr", "X summary"
     rf"(?P<e>.+?)\s*[:,-]?\s*(?:in\s+a\s+nutshell|{_DIGEST}|summari[sz]ed)",
 )
@@ -98,7 +99,7 @@ def asks_what_it_is(question: str, label: str) -> bool:
 
 # "Summarize it", "tl;dr of the second one": in a conversation, the paper it is about.
 _BACK = re.compile(
-    rf"(?:it|this|that|they|them|their|these|those|both|their\s+{KIND}|the\s+(?:first|second|third|last|other|former|latter)(?:\s+one)?"
+    rf"(?:it|this|that|they|them|their|these|those|both|their\s+{KIND}s?|the\s+(?:first|second|third|last|other|former|latter)(?:\s+one)?"
     rf"|(?:this|that|the|each)\s+(?:one|{KIND}))",
     re.I,
 )

@@ -9,8 +9,9 @@ import re
 from collections.abc import Mapping
 
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
+from rag.answer.overview import subject
 from rag.answer.selection import defining_sentence
-from rag.index.authors import fold
+from rag.index.authors import canonical, fold
 from rag.index.snapshot import Snapshot
 from rag.types import Answer, Citation, Paper, SentenceCheck, Source
 
@@ -27,7 +28,7 @@ _NO_VERB = (
 )
 _WHO = re.compile(
     r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+)?"
-    r"(?:(?:who\s+(?:wrote|authored|co-?authored|proposed|introduced|developed|created|invented|(?:is|are|was|were)\s+(?:the\s+)?(?P<nth>(?:first|last|lead|senior)\s+)?(?:authors?|people|researchers|team)"
+    r"(?:(?:who\s+(?:else\s+)?(?:wrote|authored|co-?authored|proposed|introduced|developed|created|invented|(?:is|are|was|were)\s+(?:the\s+)?(?P<nth>(?:first|last|lead|senior)\s+)?(?:authors?|people|researchers|team)"
     r"(?:\s+(?:of|behind|for))?|(?:is|are|was|were)\s+behind)"
     r"|(?:which|what)\s+(?:people|researchers|authors|team)\s+(?:wrote|authored|(?:are|is|were|was)\s+behind))"
     rf"(?:\s+{_ONE_QUESTION}(?P<rest>[^?]*?))?"
@@ -92,6 +93,7 @@ def record_asked(question: str) -> tuple[str, str] | None:
 
 # "Who is the last author of X?": one name of the list (a senior author is listed last)
 _NTH = {"first": "first", "lead": "first", "last": "last", "senior": "last"}
+_ONE_PAPER = re.compile(r"(?:paper|work|abstract)\b", re.I)
 _ET_AL = re.compile(r"^\s*(?P<name>[A-Z][\w-]*)\s+et\s+al\b\.?\s*$")
 
 
@@ -99,17 +101,18 @@ def asked_authors(question: str, snap: Snapshot) -> list[str]:
     """The papers of the indexed authors whose papers the question asks for, by full name or as
     "X et al." (the papers of first-author surname X)."""
     m = _BY.search(question)
-    if m is None:
+    # "Tell me about the paper by X": what it is (`authored`), not its record.
+    if m is None or (_ONE_PAPER.match(m.group()) and subject(question, about=True) is not None):
         return []
     asked = next(g for g in m.groups() if g)
     et_al = _ET_AL.match(asked)
     if et_al:
         return snap.surnames.papers_of(et_al.group("name"))
-    names = snap.authors.named(asked)
+    found = snap.authors.joined(asked)
     # "What does the paper by X find about Y?" asks what one of X's papers says (`authored`).
-    if not names or not fold(asked).endswith(names[-1]):
+    if found is None or re.search(r"\w", asked[found[1] :]):
         return []
-    return list(dict.fromkeys(p for n in names for p in snap.authors.papers.get(n, [])))
+    return found[2]
 
 
 # "What else did they write?": the authors of the paper under discussion
@@ -131,7 +134,7 @@ def by_authors_of(question: str, discussed: list[str], snap: Snapshot) -> list[s
         return None
     asked = next(g for g in m.groups() if g).strip()
     if _THEY.match(asked):
-        names = {fold(a) for p in discussed for a in snap.papers[p].authors or []}
+        names = {canonical(fold(a)) for p in discussed for a in snap.papers[p].authors or []}
         pids = list(dict.fromkeys(p for n in sorted(names) for p in snap.authors.papers.get(n, [])))
     else:
         pids = asked_authors(question, snap)

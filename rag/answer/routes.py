@@ -11,13 +11,16 @@ from dataclasses import replace
 
 from rag.answer import extractive
 from rag.answer.authored import AuthorRef, author_ref, ref_note
+from rag.answer.code_link import code_answer, code_asked
+from rag.answer.collection import asks_about_index, index_answer
 from rag.answer.compound import joined, record_part
 from rag.answer.conversation import resolve_focus
 from rag.answer.linked import Linked, link_note, read_links
 from rag.answer.more import asks_for_more, more_of
+from rag.answer.others import others_answer, others_asked
 from rag.answer.overview import refers_back, subject
 from rag.answer.question import check_question
-from rag.answer.quoted import asks_only_where, located, quoted_phrases, quoted_spans, unquoted, writing
+from rag.answer.quoted import asks_only_where, located, quoted_spans
 from rag.answer.records import (
     asked_authors,
     asks_papers_by,
@@ -27,10 +30,11 @@ from rag.answer.records import (
     papers_by,
     record_asked,
 )
+from rag.answer.shaped import asked_phrases, lead_note, padded, refused, writing_papers
 from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope, year_scope
 from rag.retrieval.retriever import Retriever
-from rag.types import REFUSAL, Answer, Query, Source
+from rag.types import Answer, Query, Source
 
 
 def answer(query: Query, retriever: Retriever) -> Answer:
@@ -38,6 +42,10 @@ def answer(query: Query, retriever: Retriever) -> Answer:
     with retriever.pinned():
         t0 = time.perf_counter()
         query = query.model_copy(update={"question": check_question(query.question)})
+        if asks_about_index(query.question):
+            a = index_answer(query.question, retriever.snapshot.papers, query.papers)
+            a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
+            return a
         linked = read_links(query.question, retriever.snapshot)
         if linked is not None:
             return _linked(query, linked, retriever)
@@ -54,12 +62,16 @@ def answer(query: Query, retriever: Retriever) -> Answer:
         parts = record_part(query.question)
         if parts is not None:
             return _compound(query, parts, retriever)
+        discussed = (lambda: resolve_focus(query, retriever).papers) if query.history else None
+        others = others_asked(query.question, retriever.snapshot, discussed)
+        if others is not None:  # "Which papers cite X?": not X itself
+            return padded(others_answer(query.question, others, retriever.snapshot, query.papers), query, retriever)
         by_record = _from_records(query, retriever) or _similar(query, retriever)
         if by_record is None:
             ref = author_ref(query.question, retriever.snapshot)
             if ref is not None:
                 return _by_authors(query, ref, retriever)
-            phrases = _phrases(query.question, retriever)
+            phrases = asked_phrases(query.question, retriever)
             return _quoted(query, phrases, retriever) if phrases else extractive.answer(query, retriever)
         by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return by_record
@@ -72,7 +84,7 @@ def _as_spelled(query: Query, respelled: str, read: list[tuple[str, str]], retri
     a.question = query.question
     said = [f"“{typed}” as “{label}”" for typed, label in read if typed.lower() != label.lower()]
     if said:
-        _lead_note(a, f"Read {', '.join(said)}.")
+        lead_note(a, f"Read {', '.join(said)}.")
     return a
 
 
@@ -89,7 +101,7 @@ def _more(query: Query, retriever: Retriever) -> Answer:
     a = more_of(paper.paper_id, query.history or [], retriever)
     a.question = query.question
     a.sources = [Source(paper_id=paper.paper_id, score=1.0)]
-    return _padded(a, query.model_copy(update={"question": paper.title or paper.label}), retriever)
+    return padded(a, query.model_copy(update={"question": paper.title or paper.label}), retriever)
 
 
 def _linked(query: Query, linked: Linked, retriever: Retriever) -> Answer:
@@ -98,24 +110,12 @@ def _linked(query: Query, linked: Linked, retriever: Retriever) -> Answer:
     if linked.papers:
         a = answer(query.model_copy(update={"question": linked.question}), retriever)
         a.question = query.question
-        _lead_note(a, link_note(linked))
+        lead_note(a, link_note(linked))
         return a
     bare = [re.sub(r"^(?:https?://)?(?:www\.)?", "", url) for url in linked.unknown]
-    if _writing(query, bare, retriever):
+    if writing_papers(query, bare, retriever):
         return _quoted(query, bare, retriever)
-    return _refused(query, f"No indexed paper's record or abstract has the link {', '.join(linked.unknown)}.")
-
-
-def _refused(query: Query, note: str) -> Answer:
-    """The refusal, saying why (`note`): what the question asks of is not indexed."""
-    return Answer(
-        question=query.question, answer=REFUSAL, refused=True, backend="extractive", latency_ms=0.0, note=note
-    )
-
-
-def _lead_note(a: Answer, said: str) -> None:
-    """Put what a route did (how it read or narrowed the question) before the answer's note."""
-    a.note = f"{said} {a.note}" if a.note else said
+    return refused(query, f"No indexed paper's record or abstract has the link {', '.join(linked.unknown)}.")
 
 
 def _compound(query: Query, parts: tuple[str, str], retriever: Retriever) -> Answer:
@@ -140,7 +140,7 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
     rest, pids, venue = scope
     allowed = [p for p in pids if query.papers is None or p in query.papers]
     if not allowed:
-        return _refused(query, f"No indexed paper is from {venue}.")
+        return refused(query, f"No indexed paper is from {venue}.")
     a = answer(query.model_copy(update={"question": rest, "papers": allowed}), retriever)
     a.question = query.question
     n = len(allowed)
@@ -150,60 +150,32 @@ def _in_venue(query: Query, scope: tuple[str, list[str], str], retriever: Retrie
     unknown = sum(1 for p in retriever.snapshot.papers.values() if not getattr(p, field))
     if unknown:
         scoped += f" {unknown} indexed {'paper has' if unknown == 1 else 'papers have'} no {field} in their records."
-    _lead_note(a, scoped)
+    lead_note(a, scoped)
     return a
 
 
 def _quoted(query: Query, phrases: list[str], retriever: Retriever) -> Answer:
     """A question quoting a phrase: answered from the papers that write it word for word (asked
     only where it comes from: their sentences that write it); none does: as usual, saying so."""
-    pids = _writing(query, phrases, retriever)
+    pids = writing_papers(query, phrases, retriever)
     said = ", ".join(f"“{p}”" for p in phrases)
     if not pids:
         a = extractive.answer(query, retriever)
-        _lead_note(a, f"No indexed abstract writes {said} word for word.")
+        lead_note(a, f"No indexed abstract writes {said} word for word.")
         return a
     if asks_only_where(query.question, phrases):
         if len(pids) > 1:  # closest to the question first
             hits = retriever.retrieve(query.question, top_k=len(pids), papers=pids, cache=query.cache).hits
             pids = [h.paper_id for h in hits]
-        return _padded(located(query.question, phrases, pids, retriever.snapshot), query, retriever)
-    a = _padded(extractive.answer(query.model_copy(update={"papers": pids}), retriever), query, retriever)
+        return padded(located(query.question, phrases, pids, retriever.snapshot), query, retriever)
+    a = padded(extractive.answer(query.model_copy(update={"papers": pids}), retriever), query, retriever)
     n = len(pids)
     scoped = f"Answered among the {n} indexed papers whose abstracts write {said}."
-    _lead_note(a, scoped if n > 1 else f"Answered from the one indexed paper that writes {said}.")
+    lead_note(a, scoped if n > 1 else f"Answered from the one indexed paper that writes {said}.")
     return a
 
 
-def _phrases(question: str, retriever: Retriever) -> list[str]:
-    """The quoted phrases asked word for word: none in a question that names a paper (by its
-    label, or a quoted title), which is then about that paper."""
-    phrases = quoted_phrases(question)
-    snap = retriever.snapshot
-    rest = unquoted(question)  # a name inside the quotes is part of the phrase
-    return [] if not phrases or snap.named_in(rest) or snap.referenced_in(question) else phrases
-
-
-def _padded(a: Answer, query: Query, retriever: Retriever) -> Answer:
-    """An answer from a few papers, its `sources` filled up with the question's closest other
-    papers (at least `MIN_SOURCES`, as every answer lists)."""
-    if len(a.sources) < MIN_SOURCES:
-        seen = {s.paper_id for s in a.sources}
-        hits = retriever.retrieve(
-            query.question, top_k=MIN_SOURCES, papers=query.papers, files=query.files, cache=query.cache
-        ).hits
-        a.sources += [Source(paper_id=h.paper_id, score=h.score) for h in hits if h.paper_id not in seen]
-        a.sources = a.sources[: max(MIN_SOURCES, len(seen))]
-    return a
-
-
-def _writing(query: Query, phrases: list[str], retriever: Retriever) -> list[str]:
-    texts = retriever.snapshot.spaced_texts
-    return writing(phrases, texts if query.papers is None else {p: texts[p] for p in query.papers if p in texts})
-
-
-MIN_SOURCES = 10  # `sources` lists at least this many papers (or all)
-AUTHOR_FOCUS_MAX = 3  # "What did <author> find?" is answered from each of so few of their papers
+AUTHOR_FOCUS_MAX = 12  # "What did <author> find?" is answered from each of so few of their papers
 
 
 def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
@@ -223,9 +195,9 @@ def _by_authors(query: Query, ref: AuthorRef, retriever: Retriever) -> Answer:
         asked = query.model_copy(update={"question": ref.question, "history": [*(query.history or []), turn]})
     else:
         asked = query.model_copy(update={"question": ref.question, "papers": ref.papers})
-    a = _padded(answer(asked, retriever), query, retriever)
+    a = padded(answer(asked, retriever), query, retriever)
     a.question = query.question
-    _lead_note(a, ref_note(ref, retriever.snapshot.papers))
+    lead_note(a, ref_note(ref, retriever.snapshot.papers))
     return a
 
 
@@ -234,10 +206,14 @@ def answered_as_is(query: Query, retriever: Retriever) -> bool:
     add to (asked after `answer`, which has checked the question)."""
     question, _ = retriever.snapshot.speller.respell(query.question, quoted_spans(query.question))
     asked = query.model_copy(update={"question": question})
-    if from_records(question, retriever.snapshot) or record_part(question) or _like(asked, retriever) is not None:
+    if asks_about_index(question) or code_asked(question) is not None or record_part(question):
         return True
-    phrases = _phrases(question, retriever)  # "Which paper says "…"?": the sentences that write it
-    return bool(phrases) and asks_only_where(question, phrases) and bool(_writing(asked, phrases, retriever))
+    if from_records(question, retriever.snapshot):
+        return True
+    if _like(asked, retriever) is not None:
+        return True
+    phrases = asked_phrases(question, retriever)  # "Which paper says "…"?": the sentences that write it
+    return bool(phrases) and asks_only_where(question, phrases) and bool(writing_papers(asked, phrases, retriever))
 
 
 def _like(query: Query, retriever: Retriever) -> str | None:
@@ -268,6 +244,16 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
     record of the paper(s) "What is X?" is answered from; "Which papers are by <author>?": that
     author's papers. None for any other question."""
     snap = retriever.snapshot
+    code_of = code_asked(query.question)  # "Where can I find the code for X?": its abstract's sentence
+    if code_of is not None:
+        inner = answer(
+            query.model_copy(update={"question": f"What is {code_of or 'it'}?", "explain": False}), retriever
+        )
+        return padded(
+            code_answer(query.question, list(dict.fromkeys(c.paper_id for c in inner.citations)), snap),
+            query,
+            retriever,
+        )
     asked = record_asked(query.question)
     if asked is not None:
         field, rest = asked
@@ -278,5 +264,5 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
     theirs = by_authors_of(query.question, resolve_focus(query, retriever).papers, snap) if asks else None
     pids = asked_authors(query.question, snap) if theirs is None else theirs
     if theirs == []:  # all they wrote is what the conversation is about
-        return _refused(query, "No other indexed paper is by them.")
-    return _padded(papers_by(query.question, pids, snap), query, retriever) if pids else None
+        return refused(query, "No other indexed paper is by them.")
+    return padded(papers_by(query.question, pids, snap), query, retriever) if pids else None

@@ -18,31 +18,73 @@ def fold(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", plain.lower()))
 
 
+_WORD = re.compile(r"[^\W_]+")
+_JOINED = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+|&\s*)?|(?:and|or|&)\s+)", re.I)  # between two names of a list
+_OR = re.compile(r"\bor\b", re.I)
+
+
+def canonical(folded: str) -> str:
+    """A folded full name without its middle initials: one venue's records write "Osama A
+    Hanna", another's "Osama Hanna", and a user may write either."""
+    parts = folded.split()
+    if len(parts) <= 2:
+        return folded
+    return " ".join([parts[0], *(p for p in parts[1:-1] if len(p) > 1), parts[-1]])
+
+
 class AuthorIndex:
-    """Folded full author name -> the papers whose records list it; built once per snapshot."""
+    """Full author name (folded, `canonical`) -> the papers whose records list it; built once
+    per snapshot."""
 
     def __init__(self, papers: dict[str, Paper]) -> None:
         self.papers: dict[str, list[str]] = {}
         for pid, p in papers.items():
             for name in p.authors or []:
-                key = fold(name)
-                if len(key.split()) >= 2:  # one word is no full name
+                key = canonical(fold(name))
+                if len(key.split()) >= 2 and pid not in self.papers.get(key, []):  # one word is no full name
                     self.papers.setdefault(key, []).append(pid)
 
+    def of(self, name: str) -> list[str]:
+        """The papers of a full name as written ("Noah A. Smith")."""
+        return self.papers.get(canonical(fold(name)), [])
+
     def named(self, text: str) -> list[str]:
-        """The full author names the text writes (folded), longest first where they overlap."""
-        words = fold(text).split()
-        found: list[str] = []
+        """The full author names the text writes (`canonical`), longest first where they overlap."""
+        return list(dict.fromkeys(key for _, _, key in self.spans(text)))
+
+    def joined(self, text: str) -> tuple[int, int, list[str]] | None:
+        """The first names the text writes, with those joined to it by "and", "or" or commas
+        ("Ada Lovelace and Alan Turing"): (start, end, the papers they wrote together, or each
+        one's when they wrote none together or "or" joins them), or None."""
+        spans = self.spans(text)
+        if not spans:
+            return None
+        group, either = spans[:1], False
+        for span in spans[1:]:
+            between = text[group[-1][1] : span[0]]
+            if not _JOINED.fullmatch(between):
+                break
+            group.append(span)
+            either = either or _OR.search(between) is not None
+        lists = [self.papers[name] for _, _, name in group]
+        shared = [] if either else [p for p in lists[0] if all(p in other for other in lists[1:])]
+        return group[0][0], group[-1][1], shared or list(dict.fromkeys(p for pids in lists for p in pids))
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Each full author name the text writes: (start, end, `canonical` name), in order; the
+        longest where names overlap."""
+        words = [(m.start(), m.end(), w) for m in _WORD.finditer(text) for w in fold(m.group()).split()]
+        found: list[tuple[int, int, str]] = []
         i = 0
         while i < len(words):
             for j in range(min(len(words), i + MAX_NAME_WORDS), i + 1, -1):
-                key = " ".join(words[i:j])
+                key = canonical(" ".join(w for _, _, w in words[i:j]))
                 if key in self.papers:
-                    found.append(key)
+                    found.append((words[i][0], words[j - 1][1], key))
                     i = j - 1
                     break
             i += 1
-        return list(dict.fromkeys(found))
+        return found
 
 
 def surname(name: str) -> str:

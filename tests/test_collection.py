@@ -47,6 +47,9 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         ("Which venues are covered?", True),
         ("What conferences do you have?", True),
         ("What venues are the papers from?", True),
+        ("List all papers", True),
+        ("Show me all the papers.", True),
+        ("List the papers on diffusion", False),
         # a question about papers on a topic, or about what a paper indexes
         ("How many papers are there on diffusion models?", False),
         ("How many papers are indexed by one direction?", False),

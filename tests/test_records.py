@@ -50,6 +50,9 @@ def test_asks_who_wrote(question: str, rest: str | None) -> None:
         ("link?", ("url", "")),
         ("When was CacheZip published?", ("venue", "CacheZip")),
         ("Which conference is CacheZip from?", ("venue", "CacheZip")),
+        ("What is the title of the CacheZip paper?", ("title", "the CacheZip paper")),
+        ("What's CacheZip's full title?", ("title", "CacheZip")),
+        ("What is the title about?", None),
         ("Who wrote CacheZip?", ("authors", "CacheZip")),
         ("What venue was CacheZip published at?", ("venue", "CacheZip")),
         ("Who is the last author of CacheZip?", ("last author", "CacheZip")),
@@ -254,6 +257,11 @@ def test_the_link_and_the_venue_of_a_named_paper(engine: Engine) -> None:
     assert a.answer == "“CacheZip: Compressing Key-Value Caches” is at https://openreview.net/forum?id=zip [1]"
     assert engine.ask("When was CacheZip published?").answer.endswith("is from ICML 2025. [1]")
     assert engine.ask("When was FoldNet published?").refused  # its record has no venue
+
+
+def test_the_title_of_a_named_paper(engine: Engine) -> None:
+    a = engine.ask("What is the title of the CacheZip paper?")
+    assert a.answer == "The paper's title is “CacheZip: Compressing Key-Value Caches”. [1]" and a.note == FROM_RECORD
 
 
 def test_the_first_and_the_last_author(engine: Engine) -> None:

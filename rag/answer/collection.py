@@ -23,6 +23,8 @@ _ASKS = re.compile(
     # "What papers do you have?", "Which papers are indexed?", "What's in the index?"
     rf"|^\s*(?:what|which)\s+{_ITEMS}\s+(?:do\s+you\s+have(?:\s+{_PLACE})?|are\s+{_PLACE}(?:\s+{_PLACE})?)"
     rf"|^\s*what(?:'s|\s+is)\s+(?:indexed|in\s+(?:the|your|this)\s+(?:index|collection|corpus|database|library))"
+    # "List all papers", "Show me all the papers"
+    rf"|^\s*(?:list|show(?:\s+me)?|give\s+me)\s+(?:all\s+)?(?:the\s+)?(?:indexed\s+)?{_ITEMS}"
     # "Which venues are covered?", "What conferences do you have?"
     rf"|^\s*(?:what|which)\s+(?:venues|conferences|proceedings|years)\s+(?:are\s+{_PLACE}|do\s+you\s+(?:have|cover))"
     rf"|^\s*what\s+(?:venues|conferences|years)\s+(?:are\s+the\s+)?{_ITEMS}\s+(?:from|in)",
@@ -47,7 +49,9 @@ def index_answer(question: str, papers: Mapping[str, Paper], allowed: list[str] 
     text = (
         f"{n:,} {'paper is' if n == 1 else 'papers are'} indexed: {'; '.join(parts)}." if n else "No paper is indexed."
     )
-    if n and re.search(r"\b(?:what|which)\s+(?:papers|abstracts|articles|documents|works|entries)\b", question, re.I):
+    if n and re.search(
+        rf"\b(?:what|which|list|show(?:\s+me)?|give\s+me)\s+(?:all\s+)?(?:the\s+)?{_ITEMS}", question, re.I
+    ):
         text += " The Papers tab (or `rag papers`) lists them with their titles."
     return Answer(question=question, answer=text, refused=False, backend="extractive", latency_ms=0.0, note=FROM_INDEX)
 

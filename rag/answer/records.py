@@ -58,6 +58,13 @@ _VENUE = re.compile(
     r"(?:published|appear(?:ed)?|presented|accepted|from)(?:\s+(?:at|in|on))?\s*[?.!]*\s*$",
     re.I,
 )
+# "What is the title of X?", "What's X's full title?"
+_TITLE = re.compile(
+    r"^\s*(?:(?:can|could)\s+you\s+(?:tell|give)\s+me\s+|(?:please\s+)?give\s+me\s+)?(?:what(?:'s|\s+is|\s+was)\s+)?"
+    r"(?:the\s+)?(?:full\s+|exact\s+|complete\s+)?title\s+of\s+(?P<rest>[^?]+?)\s*[?.!]*\s*$"
+    r"|^\s*what(?:'s|\s+is)\s+(?P<rest2>[^?]+?)['’]s\s+(?:full\s+|exact\s+)?title\s*[?.!]*\s*$",
+    re.I,
+)
 # "Which papers are by X?", "What did X write?", "papers by X", "X's papers".
 _BY = re.compile(
     r"\b(?:papers?|works?|abstracts?)\b[^?]{0,30}\b(?:by|from)\s+(?P<a>[^?]+)"
@@ -79,9 +86,9 @@ def asks_who_wrote(question: str) -> str | None:
 
 
 def record_asked(question: str) -> tuple[str, str] | None:
-    """(the record's field asked for: "authors", "first author", "last author", "url" or "venue";
+    """(the record's field asked for: "authors", "first author", "last author", "url", "venue" or "title";
     what it is asked of), or None."""
-    for field, pattern in (("authors", _WHO), ("url", _LINK), ("venue", _VENUE)):
+    for field, pattern in (("authors", _WHO), ("url", _LINK), ("venue", _VENUE), ("title", _TITLE)):
         m = pattern.match(question)
         if m is not None:
             found = m.groupdict()
@@ -169,6 +176,8 @@ def _record_line(p: Paper, field: str) -> str | None:
         return f"The {field} of {_title(p)} is {p.authors[0 if field == 'first author' else -1]}."
     if field == "url":
         return f"{_title(p)} is at {p.url}" if p.url else None
+    if field == "title":
+        return f"The paper's title is {_title(p)}." if p.title else None
     where = p.venue or (str(p.year) if p.year else None)
     return f"{_title(p)} is from {where}." if where else None
 

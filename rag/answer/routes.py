@@ -33,6 +33,7 @@ from rag.answer.records import (
 from rag.answer.shaped import asked_phrases, lead_note, padded, refused, writing_papers
 from rag.answer.similar import similar_asked, similar_papers
 from rag.answer.venue import venue_scope, year_scope
+from rag.answer.whole import abstract_answer, abstract_asked
 from rag.retrieval.retriever import Retriever
 from rag.types import Answer, Query, Source
 
@@ -206,7 +207,8 @@ def answered_as_is(query: Query, retriever: Retriever) -> bool:
     add to (asked after `answer`, which has checked the question)."""
     question, _ = retriever.snapshot.speller.respell(query.question, quoted_spans(query.question))
     asked = query.model_copy(update={"question": question})
-    if asks_about_index(question) or code_asked(question) is not None or record_part(question):
+    routed = code_asked(question) is not None or abstract_asked(question) is not None
+    if routed or asks_about_index(question) or record_part(question):
         return True
     if from_records(question, retriever.snapshot):
         return True
@@ -244,16 +246,13 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
     record of the paper(s) "What is X?" is answered from; "Which papers are by <author>?": that
     author's papers. None for any other question."""
     snap = retriever.snapshot
-    code_of = code_asked(query.question)  # "Where can I find the code for X?": its abstract's sentence
-    if code_of is not None:
-        inner = answer(
-            query.model_copy(update={"question": f"What is {code_of or 'it'}?", "explain": False}), retriever
-        )
-        return padded(
-            code_answer(query.question, list(dict.fromkeys(c.paper_id for c in inner.citations)), snap),
-            query,
-            retriever,
-        )
+    # "Where can I find the code for X?": its abstract's sentence; "Show me the abstract of X": all of them
+    for asked_of, build in ((code_asked, code_answer), (abstract_asked, abstract_answer)):
+        of = asked_of(query.question)
+        if of is not None:
+            inner = answer(query.model_copy(update={"question": f"What is {of or 'it'}?", "explain": False}), retriever)
+            pids = list(dict.fromkeys(c.paper_id for c in inner.citations))
+            return padded(build(query.question, pids, snap), query, retriever)
     asked = record_asked(query.question)
     if asked is not None:
         field, rest = asked

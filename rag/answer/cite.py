@@ -74,3 +74,20 @@ def cited_answer(
         sentences=checks,
         **fields,
     )
+
+
+def quoting_answer(question: str, picked: list[tuple[Paper, list[str]]], reason: str, **fields: Any) -> Answer:
+    """Each paper's picked sentences quoted as they stand, each cited (`reason`: why they were
+    picked); one line per paper, led by its label when there are several (none: the refusal)."""
+    builder = CitationBuilder()
+    lines: list[str] = []
+    checks: list[SentenceCheck] = []
+    for paper, quotes in picked:
+        said = []
+        for quote in quotes:
+            n = builder.cite(paper, quote)
+            said.append(f"{display_sentence(quote)} [{n}]")
+            checks.append(SentenceCheck(text=quote, citations=[n], supported=True, evidence_quote=quote, reason=reason))
+        if said:
+            lines.append(" ".join(said) if len(picked) == 1 else f"- {paper.label}: {' '.join(said)}")
+    return cited_answer(question, lines, builder, checks, **fields)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 from rag.answer.asks import GIVES_CODE
-from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
+from rag.answer.cite import quoting_answer
 from rag.index.snapshot import Snapshot
-from rag.types import REFUSAL, Answer, SentenceCheck
+from rag.types import Answer
 
 MAX_PAPERS = 5  # a name several papers share: each one's code
 GIVES = "The sentence says where the code is, or that it is released."
@@ -51,31 +51,17 @@ def code_asked(question: str) -> str | None:
 
 def code_answer(question: str, paper_ids: list[str], snap: Snapshot) -> Answer:
     """Each paper's sentence that gives its code; none does: refused, with the records' links."""
-    builder = CitationBuilder()
-    lines: list[str] = []
-    checks: list[SentenceCheck] = []
     shown = paper_ids[:MAX_PAPERS]
+    picked = []
     for pid in shown:
         # A link first, then a sentence naming the code ("fully open models" says less)
         given = sorted((q for _, q in snap.paper_quotes(pid) if GIVES_CODE.search(q)), key=_says_less)
         if given:
-            n = builder.cite(snap.papers[pid], given[0])
-            lines.append(f"{display_sentence(given[0])} [{n}]")
-            checks.append(
-                SentenceCheck(text=given[0], citations=[n], supported=True, evidence_quote=given[0], reason=GIVES)
-            )
-    if not lines:
-        return Answer(
-            question=question,
-            answer=REFUSAL,
-            refused=True,
-            backend="extractive",
-            latency_ms=0.0,
-            note=_none(shown, snap),
-        )
-    if len(shown) > 1:
-        lines = [f"- {line}" for line in lines]
-    return cited_answer(question, lines, builder, checks)
+            picked.append((snap.papers[pid], given[:1]))
+    a = quoting_answer(question, picked, GIVES)
+    if a.refused:
+        a.note = _none(shown, snap)
+    return a
 
 
 def _says_less(sentence: str) -> tuple[bool, bool]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
+from rag.answer.cite import quoting_answer
 from rag.index.snapshot import Snapshot
-from rag.types import Answer, SentenceCheck
+from rag.types import Answer
 
 MAX_PAPERS = 3  # a name several papers share: each one's abstract
 WHOLE = "The abstract's own sentence, in its order."
@@ -36,16 +36,5 @@ def abstract_asked(question: str) -> str | None:
 
 def abstract_answer(question: str, paper_ids: list[str], snap: Snapshot) -> Answer:
     """Each paper's abstract, sentence by sentence, each sentence cited."""
-    builder = CitationBuilder()
-    lines: list[str] = []
-    checks: list[SentenceCheck] = []
-    shown = paper_ids[:MAX_PAPERS]
-    for pid in shown:
-        said = []
-        for _, quote in snap.paper_quotes(pid):
-            n = builder.cite(snap.papers[pid], quote)
-            said.append(f"{display_sentence(quote)} [{n}]")
-            checks.append(SentenceCheck(text=quote, citations=[n], supported=True, evidence_quote=quote, reason=WHOLE))
-        if said:
-            lines.append(" ".join(said) if len(shown) == 1 else f"- {snap.papers[pid].label}: {' '.join(said)}")
-    return cited_answer(question, lines, builder, checks)
+    picked = [(snap.papers[pid], [q for _, q in snap.paper_quotes(pid)]) for pid in paper_ids[:MAX_PAPERS]]
+    return quoting_answer(question, picked, WHOLE)

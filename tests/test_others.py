@@ -54,6 +54,7 @@ def test_the_other_papers_that_mention_it_answer_not_itself(engine: Engine) -> N
     a = engine.ask("Which papers cite CacheZip?")
     assert not a.refused and {c.paper_id for c in a.citations} == {"ot#3"}
     assert "compressed with CacheZip" in a.answer and "mention CacheZip" in (a.note or "")
+    assert a.latency_ms > 0
 
 
 def test_in_a_conversation_it_is_the_paper_discussed(engine: Engine) -> None:

@@ -65,9 +65,12 @@ def answer(query: Query, retriever: Retriever) -> Answer:
             return _compound(query, parts, retriever)
         discussed = (lambda: resolve_focus(query, retriever).papers) if query.history else None
         others = others_asked(query.question, retriever.snapshot, discussed)
+        by_record = None
         if others is not None:  # "Which papers cite X?": not X itself
-            return padded(others_answer(query.question, others, retriever.snapshot, query.papers), query, retriever)
-        by_record = _from_records(query, retriever) or _similar(query, retriever)
+            by_record = padded(
+                others_answer(query.question, others, retriever.snapshot, query.papers), query, retriever
+            )
+        by_record = by_record or _from_records(query, retriever) or _similar(query, retriever)
         if by_record is None:
             ref = author_ref(query.question, retriever.snapshot)
             if ref is not None:

@@ -156,6 +156,10 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Where can I find the code for FooNet?", "FooNet", "", "We release our code and weights.", "FooNet generates code."),
         ("Is the code available?", "", "", "Our implementation is publicly available.", "We write code for robots."),
         ("Did they release their code?", "", "", "The models are fully open.", "We release a benchmark."),
+        ("Is FooNet open source?", "FooNet", "", "We will open-source our code.", "We evaluate FooNet with open-source LLMs."),
+        ("Is FooNet open source?", "FooNet", "", "We open-sourced FooNet.", "Open-source models lag behind."),
+        ("Is FooNet open source?", "FooNet", "", "FooNet is an open-source framework for X.", "FooNet beats open-source LLMs."),
+        ("Is the code available?", "", "", "The code is public.", "Most LLMs have only released partial artifacts, such as inference code."),
         # a digit inside a name counts nothing
         ("What accuracy does it reach?", "", "", "It reaches 81.2% on GSM8K.", "It is strong on GSM8K and GPT-4 tasks."),
         ("Up to what maximum sequence length is it trained?", "", "", "It trains on 128K tokens.", "It beats FlashAttention-2."),

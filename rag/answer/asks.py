@@ -24,11 +24,16 @@ ASKS_CODE = re.compile(
     r"|\bgithub\s+(?:link|page|repo(?:sitory)?|url)\b|\bon\s+github\b",
     re.I,
 )
-# A sentence that says where the code is, or that it is released.
+# A sentence that says where the paper's own code is, or that it is released: "open-source
+# LLMs" (a topic) or "other models released only their weights" says neither.
 GIVES_CODE = re.compile(
-    r"https?://|\bgithub\b|open[- ]sourc|\bfully[- ]open\b"
-    r"|\b(?:code|implementations?)\b[^.]*\b(?:available|release[sd]?|public)\b"
-    r"|\b(?:available|release[sd]?|public|open)\b[^.]*\b(?:code|implementations?)\b",
+    r"https?://|\bgithub\b|\bfully[- ](?:open|released)\b"
+    r"|\bopen[- ]sourc\w*\s+(?:our|the|all|its|their|this)\b|\b(?:is|are|be|been)\s+(?:\w+\s+)?open[- ]sourced\b"
+    r"|\bwe\s+(?:\w+\s+){0,2}open[- ]sourced?\b"
+    r"|\b(?:an?|our)\s+open[- ]source\s+(?:framework|library|toolkit|package|implementation|tool|system|platform|codebase)\b"
+    r"|\b(?:our|the|its|their)\s+(?:\w+\s+){0,2}(?:codes?|implementations?)\b[^.]*\b(?:available|release[sd]?|public)\b"
+    r"|\b(?:code|implementations?)\s+(?:is|are|will\s+be|has\s+been|have\s+been)\s+(?:\w+\s+)?(?:available|released|public)\b"
+    r"|\b(?:we|will)\s+(?:\w+\s+){0,2}(?:release|publish|share|open[- ]source)\w*\b[^.]*\b(?:code|implementations?)\b",
     re.I,
 )
 

@@ -10,6 +10,7 @@ import re
 
 from rag.answer.asks import GIVES_CODE
 from rag.answer.cite import quoting_answer
+from rag.answer.records import quoted_title
 from rag.index.snapshot import Snapshot
 from rag.types import Answer
 
@@ -75,7 +76,7 @@ def _none(paper_ids: list[str], snap: Snapshot) -> str | None:
     said = []
     for pid in paper_ids:
         p = snap.papers[pid]
-        title = f"“{p.title}”" if p.title else p.label
+        title = quoted_title(p)
         said.append(
             f"The abstract of {title} does not say where its code is"
             + (f"; its record links to {p.url}." if p.url else ".")

@@ -169,17 +169,17 @@ def from_record(question: str, field: str, inner: Answer, papers: Mapping[str, P
 
 def _record_line(p: Paper, field: str) -> str | None:
     if field == "authors":
-        return f"{_title(p)} is by {_names(p.authors)}." if p.authors else None
+        return f"{quoted_title(p)} is by {_names(p.authors)}." if p.authors else None
     if field in ("first author", "last author"):
         if not p.authors:
             return None
-        return f"The {field} of {_title(p)} is {p.authors[0 if field == 'first author' else -1]}."
+        return f"The {field} of {quoted_title(p)} is {p.authors[0 if field == 'first author' else -1]}."
     if field == "url":
-        return f"{_title(p)} is at {p.url}" if p.url else None
+        return f"{quoted_title(p)} is at {p.url}" if p.url else None
     if field == "title":
-        return f"The paper's title is {_title(p)}." if p.title else None
+        return f"The paper's title is {quoted_title(p)}." if p.title else None
     where = p.venue or (str(p.year) if p.year else None)
-    return f"{_title(p)} is from {where}." if where else None
+    return f"{quoted_title(p)} is from {where}." if where else None
 
 
 def papers_by(question: str, pids: list[str], snap: Snapshot) -> Answer:
@@ -190,7 +190,7 @@ def papers_by(question: str, pids: list[str], snap: Snapshot) -> Answer:
         p = snap.papers[pid]
         quote = defining_sentence([q for _, q in snap.paper_quotes(pid)], p.label)
         if quote:
-            lines.append((p, quote, f"{_title(p)} ({_names(p.authors or [])})."))
+            lines.append((p, quote, f"{quoted_title(p)} ({_names(p.authors or [])})."))
     a = _answer(question, lines, listed=True)
     a.sources = [Source(paper_id=p.paper_id, score=1.0) for p, _, _ in lines]
     return a
@@ -208,7 +208,8 @@ def _answer(question: str, lines: list[tuple[Paper, str, str]], *, listed: bool 
     return cited_answer(question, text, builder, checks, note=FROM_RECORD if text else None)
 
 
-def _title(p: Paper) -> str:
+def quoted_title(p: Paper) -> str:
+    """The paper's title in quotes, as an answer names it (its label when it has none)."""
     return f"“{p.title}”" if p.title else p.label
 
 

@@ -30,7 +30,7 @@ from rag.index.chunks import Record
 log = logging.getLogger(__name__)
 
 FILES = ("records.json", "vectors.npy", "centroids.npy", "stems.json")
-FORMAT = 5  # 3: content stems are stemmed twice (rag/text/normalize.py); 5: stems.json holds phrases
+FORMAT = 6  # 3: content stems are stemmed twice (rag/text/normalize.py); 5: stems.json holds phrases; 6: accents folded
 
 
 def folder(home: Path, collection: str, stamp: str) -> Path:

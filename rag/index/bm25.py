@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rag.text.normalize import fold
+
 # llama-index's `BM25Retriever` defaults: English stop words and Snowball stemmer, words of 2+ chars.
 TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 STOPWORDS = "en"
@@ -32,6 +34,7 @@ class Bm25Index:
     stemmer: Any  # Stemmer.Stemmer
     token_pattern: str = TOKEN_PATTERN
     skip_stemming: bool = False
+    folded: bool = True  # documents were indexed as `fold(text)`, so queries are folded too
 
 
 def _stemmer() -> Any:
@@ -48,12 +51,16 @@ def build_bm25(texts: list[str], path: Path) -> Bm25Index:
     # bm25s draws progress bars it has no switch for; they are noise on our stderr.
     with contextlib.redirect_stderr(io.StringIO()):
         tokens = bm25s.tokenize(
-            texts, stopwords=STOPWORDS, stemmer=stemmer, token_pattern=TOKEN_PATTERN, show_progress=False
+            [fold(t) for t in texts],
+            stopwords=STOPWORDS,
+            stemmer=stemmer,
+            token_pattern=TOKEN_PATTERN,
+            show_progress=False,
         )
         bm25 = bm25s.BM25()
         bm25.index(tokens, show_progress=False)
         bm25.save(str(path))
-    meta = {"similarity_top_k": min(100, len(texts)), "verbose": False, "corpus_weight_mask": None}
+    meta = {"similarity_top_k": min(100, len(texts)), "verbose": False, "corpus_weight_mask": None, "folded": True}
     (path / PERSIST_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
     return Bm25Index(bm25, stemmer)
 
@@ -71,4 +78,5 @@ def load_bm25(path: Path, n_docs: int) -> Bm25Index:
         _stemmer(),
         token_pattern=str(meta.get("token_pattern", TOKEN_PATTERN)),
         skip_stemming=bool(meta.get("skip_stemming", False)),
+        folded=bool(meta.get("folded", False)),  # indexes written before folding: queries as typed
     )

@@ -28,7 +28,10 @@ def _bm25(nodes: list[Record], path: Path) -> Bm25Index | None:
         return None
     if (path / "retriever.json").exists():
         try:
-            return load_bm25(path, len(nodes))
+            index = load_bm25(path, len(nodes))
+            if index.folded:
+                return index
+            log.info("rebuilding BM25 index at %s with accents folded", path)
         except Exception as e:  # a damaged cache is rebuilt, never trusted
             log.warning("rebuilding BM25 index at %s (%s)", path, e)
     tmp = path.with_name(path.name + ".tmp")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.index.vocabulary import Vocabulary, phrases
-from rag.text.normalize import content_stems, normalize_markdown
+from rag.text.normalize import content_stems, fold, normalize_markdown
 from rag.types import Paper
 
 TITLE_RUN = 3  # words in a run of title words that names a paper
@@ -82,7 +82,7 @@ def expansions(paper: Paper, vocab: Vocabulary) -> set[str]:
 def _plain(text: str) -> list[str]:
     """Lowercased words, hyphenated ones split, as a reader sees them: a title's
     "$f$-differential" and a text's "f-differential" are the same two words."""
-    return re.findall(r"[^\W_]+", normalize_markdown(text).lower())
+    return re.findall(r"[^\W_]+", normalize_markdown(fold(text)).lower())
 
 
 def _phrase(text: str) -> str:
@@ -91,7 +91,7 @@ def _phrase(text: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     """Lowercased words, hyphenated ones whole ("feed-forward" is one word of a run)."""
-    return re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower())
+    return re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", fold(text).lower())
 
 
 def _outermost(spans: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
@@ -114,7 +114,7 @@ class Mentions:
         self.runs: dict[tuple[str, ...], set[str]] = {}
         for pid, p in papers.items():
             if pid in naming:
-                self.labels.setdefault(p.label, set()).add(pid)
+                self.labels.setdefault(fold(p.label), set()).add(pid)
                 for phrase in expansions(p, vocab):
                     self.heads.setdefault(phrase, set()).add(pid)
             if not p.title:
@@ -147,6 +147,7 @@ class Mentions:
         with `strong_only`: a question's own words name a paper only by label or title)."""
         # Positions are word offsets, so labels and title heads order alike.
         spans: dict[str, tuple[int, int]] = {}  # paper -> (first word, words) of its first mention
+        text = fold(text)  # labels are held folded: "TÜLU 3" and "Tulu 3" name the same paper
         for label, pids in self.labels.items():
             m = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text) if label in text else None
             if m:

@@ -18,7 +18,7 @@ from rag.index.mentions import Mentions, naming_labels
 from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import content_stems, spaced_words, squash, words
+from rag.text.normalize import content_stems, fold, spaced_words, squash, words
 from rag.types import Paper
 
 TITLE_MIN_WORDS = 4  # a run this long that is a whole title names its paper in any case
@@ -176,10 +176,11 @@ class Snapshot:
         odd: dict[str, str] = {}
         for pid, p in self.papers.items():
             if pid in self.naming:
-                if re.fullmatch(r"[\w-]+(?:\s+[\w-]+)*", p.label):
-                    exact.setdefault(p.label, set()).add(pid)
+                label = fold(p.label)  # "TÜLU 3" is asked as "Tulu 3"
+                if re.fullmatch(r"[\w-]+(?:\s+[\w-]+)*", label):
+                    exact.setdefault(label, set()).add(pid)
                 else:  # labels with other characters ("C++") keep the exact scan
-                    odd[pid] = p.label
+                    odd[pid] = label
         return exact, odd
 
     @cached_property
@@ -194,7 +195,7 @@ class Snapshot:
         out: dict[str, set[str]] = {}
         for pid, p in self.papers.items():
             if " " not in p.label and max((df.get(s, 0) for s in content_stems(p.label)), default=0) <= 2:
-                out.setdefault(p.label.lower(), set()).add(pid)
+                out.setdefault(fold(p.label).lower(), set()).add(pid)
         return out
 
     def named_in(self, question: str) -> set[str]:
@@ -203,6 +204,7 @@ class Snapshot:
         one-word label no abstract uses as a common word also in lowercase ("adasplash": users
         type names in lowercase, and at 2,416 papers a FlashAttention paper answered for it)."""
         exact, odd = self._label_table
+        question = fold(question)
         tokens = [(m.start(), m.end()) for m in re.finditer(r"[\w-]+", question)]
         found: set[str] = set()
         for i in range(len(tokens)):

@@ -9,6 +9,7 @@ import numpy as np
 
 from rag.index.bm25 import Bm25Index
 from rag.index.snapshot import Snapshot
+from rag.text.normalize import fold
 
 RRF_K = 60.0
 Scored = list[tuple[str, float]]  # (chunk id, score), best first
@@ -87,7 +88,7 @@ def bm25_scores(retriever: Bm25Index, query: str, mask: np.ndarray | None) -> np
     import bm25s
 
     tokens = bm25s.tokenize(
-        query,
+        fold(query) if retriever.folded else query,
         stemmer=None if retriever.skip_stemming else retriever.stemmer,
         token_pattern=retriever.token_pattern,
         return_ids=False,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 import Stemmer
@@ -48,9 +49,22 @@ def clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+_MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
+def fold(text: str) -> str:
+    """Accents and compatibility forms folded to plain letters: "TÜLU" -> "TULU", "Rényi" ->
+    "Renyi", a PDF's "classiﬁcation" -> "classification", "MGD³" -> "MGD3". Readers type names
+    without accents, and a ligature splits a word in two for every ASCII word pattern. Not for
+    display or offsets (a ligature folds to two letters)."""
+    if text.isascii():
+        return text
+    return _MARKS.sub("", unicodedata.normalize("NFKD", text))
+
+
 def squash(text: str) -> str:
     """Lowercase letters and digits only: "Lomb--Scargle" and "lomb-scargle" meet."""
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
+    return re.sub(r"[^a-z0-9]+", "", fold(text).lower())
 
 
 _WORD_RUN = re.compile(r"[^\W_]+")
@@ -59,7 +73,7 @@ _WORD_RUN = re.compile(r"[^\W_]+")
 def spaced_words(text: str) -> str:
     """Lowercase words one space apart, with a space at each end (a phrase is found in it by
     `in`, on word boundaries): "Lomb–Scargle" and "lomb-scargle" meet."""
-    return " " + " ".join(_WORD_RUN.findall(text.casefold())) + " "
+    return " " + " ".join(_WORD_RUN.findall(fold(text).casefold())) + " "
 
 
 def match_form(text: str) -> str:
@@ -118,7 +132,7 @@ def _stemmer() -> Stemmer.Stemmer:
 def words(text: str) -> list[str]:
     """Lowercased word tokens (hyphenated words kept whole and also split)."""
     out: list[str] = []
-    for w in _WORD.findall(normalize_markdown(text)):
+    for w in _WORD.findall(normalize_markdown(fold(text))):
         lw = w.lower()
         out.append(lw)
         if "-" in lw:

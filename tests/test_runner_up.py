@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.accept import LOOSE
-from rag.answer.runner_up import asks_what_name_is, named_runner_up
+from rag.answer.accept import LOOSE, pool_rare_stems
+from rag.answer.names import asks_what_name_is, defines_asked_name, rare_name_stems
+from rag.answer.runner_up import named_runner_up
 from rag.engine import Engine
 from rag.retrieval.retriever import Retrieval
 from rag.types import Query
@@ -24,6 +25,9 @@ from tests.conftest import with_papers
         ("What is the accuracy of GENIE on DomainNet in the main experiments reported?", False),
         ("What accuracy does it reach on CIFAR-10?", False),
         ("How is the One-Step Generalization Ratio computed?", False),
+        ("What does IME stand for?", True),
+        ("What is KKT short for?", True),
+        ("What does the acronym SOSP stand for?", True),
     ],
 )
 def test_asks_what_name_is(question: str, asks: bool) -> None:
@@ -63,3 +67,77 @@ def test_not_for_other_questions_or_common_names(fake_engine: Engine, tmp_path: 
     for question in ("How is the Quantum Widget Ratio computed across tasks?", "What is the ratio?"):
         r = _ranked_first(engine, question, "qw#1")
         assert named_runner_up(Query(question=question), r, engine.retriever, LOOSE, [], None) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "rare"),
+    [
+        ("What is disintegrated PAC-Bayes?", ["disintegr"]),  # 2 papers write it
+        ("What is PAC-Bayes?", []),  # 3 do: it singles out none
+        ("What is flurbified PAC-Bayes?", []),  # none does: a slip or an unindexed name
+        ("How are disintegrated PAC-Bayes bounds proved?", []),  # does not ask what a name is
+    ],
+)
+def test_rare_name_stems(question: str, rare: list[str]) -> None:
+    df = {"disintegr": 2, "pac-bay": 3, "pac": 3, "bay": 3}
+    assert rare_name_stems(question, df) == rare
+
+
+BOUNDS = [
+    "We derive PAC-Bayes bounds with a divergence better than KL. PAC-Bayes bounds control generalization.",
+    "We leverage disintegrated PAC-Bayes bounds to derive a bound with arbitrary complexity measures.",
+    "A survey of PAC-Bayes theory and its generalization bounds for neural networks.",
+]
+
+
+def test_a_rare_word_of_the_name_is_held_to_the_paper(fake_engine: Engine, tmp_path: Path) -> None:
+    """The first paper shares the name's common words but not its rare one: it does not answer,
+    and the paper that writes the rare word does."""
+    engine = with_papers(fake_engine, tmp_path / "pb", "pb", BOUNDS)
+    question = "What is disintegrated PAC-Bayes?"
+    r = _ranked_first(engine, question, "pb#1")
+    won = named_runner_up(Query(question=question), r, engine.retriever, LOOSE, [], None)
+    assert [h.paper_id for h, _, _ in won] == ["pb#2"]
+    assert {c.paper_id for c in engine.ask(question).citations} == {"pb#2"}
+
+
+def test_a_rare_frame_word_or_a_named_paper_holds_no_paper_back(fake_engine: Engine, tmp_path: Path) -> None:
+    """A rare word no retrieved paper writes frames the question ("the gist of"); a question
+    naming papers by label is about them, whatever other rare words it has."""
+    papers = [*BOUNDS, "We introduce FoldGist, a diffusion model. The gist of folding is its contacts."]
+    engine = with_papers(fake_engine, tmp_path / "pb", "pb", papers)
+    question = "What's the gist of disintegrated PAC-Bayes?"
+    hits = [h for h in engine.retriever.retrieve(question).hits if h.paper_id != "pb#4"]
+    assert pool_rare_stems(question, hits, engine.retriever) == ("disintegr",)
+    assert pool_rare_stems("What are FoldGist and disintegrated PAC-Bayes?", hits, engine.retriever) == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "defines"),
+    [
+        ("What is WQRM?", "We train Writing Quality Reward Models (WQRM) of various sizes.", True),
+        ("What is WQRM?", "WQRM-based selection is preferred by experts.", False),  # uses it, defines nothing
+        ("What is IME?", "We propose IME, an exploration bonus.", True),
+        ("What is CIFAR?", "We test on CIFAR (CIFAR) images.", False),  # 5 abstracts write it: not rare
+        ("How does WQRM work?", "Writing Quality Reward Models (WQRM) score edits.", False),  # asks more
+        ("What is the WQ benchmark?", "We introduce the Writing Quality Benchmark (WQ).", True),
+        ("What does WQRM stand for?", "We train Writing Quality Reward Models (WQRM).", True),
+    ],
+)
+def test_defines_asked_name(question: str, text: str, defines: bool) -> None:
+    assert defines_asked_name(question, text, {"wqrm": 1, "ime": 2, "cifar": 5, "wq": 1}) is defines
+
+
+ACRONYMS = [
+    "We propose a training framework combining feedback graphs with intrinsically motivated exploration (IME). "
+    "It boosts sample efficiency in sparse-reward tasks.",
+    "Exploration in reinforcement learning is hard. We study count-based bonuses for sparse rewards.",
+]
+
+
+def test_what_an_abstract_defines_is_answered_by_its_definition(fake_engine: Engine, tmp_path: Path) -> None:
+    """An acronym the embedding cannot read: its defining sentence answers, cited."""
+    engine = with_papers(fake_engine, tmp_path / "ac", "ac", ACRONYMS)
+    a = engine.ask("What is IME?")
+    assert not a.refused
+    assert a.citations[0].paper_id == "ac#1" and "(IME)" in a.citations[0].quote

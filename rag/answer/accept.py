@@ -21,6 +21,7 @@ from rag.answer.evidence import (
     Features,
     features,
 )
+from rag.answer.names import defines_asked_name, rare_name_stems
 from rag.answer.overview import asks_overview
 from rag.answer.selection import (
     EVIDENCE_MARGIN,
@@ -56,8 +57,9 @@ class Bar:
             return True
         if not multi and f.answerable_as_named() and (f.named or _names(question, label)):
             return True
-        # "Summarize X", "Explain X in one sentence": every abstract says what its paper is.
-        if not multi and f.overview and f.missing_detail is None:
+        # "Summarize X", "Explain X in one sentence": every abstract says what its paper is; and
+        # "What is WQRM?" is answered where an abstract defines that rare name.
+        if not multi and (f.overview or f.defined) and f.missing_detail is None:
             return True
         # In a "which papers" answer, a further paper needs only to be on the theme: a question
         # with alternatives ("GNNs or autoencoders") is covered by each paper only in part.
@@ -104,6 +106,7 @@ def accept(
         else None,
         known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
         by_title=frozenset(snap.referenced_in(question)),
+        rare=() if multi else pool_rare_stems(question, r.hits, retriever),
     )
     accepted: Accepted = []
     for h in candidates:
@@ -112,6 +115,19 @@ def accept(
         if bar.accepts(f, question, h.label, multi):
             accepted.append((h, ev, f))
     return accepted
+
+
+def pool_rare_stems(question: str, hits: list[Hit], retriever: Retriever) -> tuple[str, ...]:
+    """ "What is disintegrated PAC-Bayes?": the name's words that few abstracts write
+    (`rare_name_stems`) and a retrieved paper does; a paper that lacks one is not what the
+    question means. A rare word no retrieved paper writes is the question's frame ("the gist
+    of"), and a question naming papers by label is about them."""
+    snap = retriever.snapshot
+    stems = snap.vocabulary.paper_stems
+    rare = rare_name_stems(question, snap.vocabulary.df)
+    if not rare or snap.named_in(question):
+        return ()
+    return tuple(s for s in rare if any(s in stems.get(h.paper_id, ()) for h in hits))
 
 
 @dataclass(frozen=True)
@@ -125,6 +141,7 @@ class _Judging:
     attainable: set[str] | None
     known: str  # labels of the papers in focus
     by_title: frozenset[str]  # papers the question names by their title's words
+    rare: tuple[str, ...]  # stems of the asked name that single out a retrieved paper
 
 
 def _judge(
@@ -158,6 +175,8 @@ def _judge(
         known=how.known,
         named=by_title,
         overview=about,
+        defined=not how.multi and defines_asked_name(question, paper.abstract, snap.vocabulary.df),
+        rare_stems=how.rare,
     )
     return ev, f
 

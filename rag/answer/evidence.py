@@ -84,6 +84,7 @@ class Features:
     rare_phrase: bool = False  # uses a rare phrase of a list question's topic
     named: bool = False  # the question names it by its title's words ("the paper on …", "<title name>")
     overview: bool = False  # the question asks what this paper is ("Summarize X", "tl;dr of X")
+    defined: bool = False  # it defines the rare name a "what is <name>?" question asks about
 
     def on_theme(self) -> bool:
         """Close enough to be listed beside a paper that answers: its best sentence is on
@@ -252,13 +253,17 @@ def features(
     known: str = "",
     named: bool = False,
     overview: bool = False,
+    defined: bool = False,
+    rare_stems: tuple[str, ...] = (),
 ) -> Features:
     """`attainable`: the stems some candidate paper uses; a list question's words that none
     uses (its frame: "look at", "make use of", "stress") are not held against any paper.
     `known`: labels of the other papers in focus ("how does X differ from Y?" asked of X);
     `named`: the question names this paper by its title's words (`Snapshot.referenced_in`);
     `overview`: it asks what this paper is (`overview.asks_overview`), so only the name it asks
-    about is held to the paper, not the words that frame it ("tl;dr", "in one sentence")."""
+    about is held to the paper, not the words that frame it ("tl;dr", "in one sentence");
+    `rare_stems`: stems of the name a "what is <name>?" question asks about that only the paper it
+    means writes (`accept.pool_rare_stems`)."""
     terms = question_terms(question)
     if attainable is not None and any(t in attainable for t in terms):
         terms = [t for t in terms if t in attainable]
@@ -269,6 +274,9 @@ def features(
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(asked, f"{paper_text} {hit.label} {known}")):
         missing = f"name not in the paper: {names[0]}"
+    have = vocab.paper_stems.get(hit.paper_id, set())
+    if missing is None and (lack := [s for s in rare_stems if s not in have]):
+        missing = f"name not in the paper: {lack[0]}"
     # "… A or B?": a paper need only cover the data and methods of one alternative.
     kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(asked) or [asked]]
     if missing is None and all(kinds):
@@ -278,5 +286,14 @@ def features(
     score = hit.best_cosine + hit.dense + 0.5 * covered
     rare = multi and shares_rare_phrase(question, hit.paper_id, vocab)
     return Features(
-        round(hit.best_cosine, 4), round(covered, 4), missing, round(score, 4), followup, multi, rare, named, overview
+        round(hit.best_cosine, 4),
+        round(covered, 4),
+        missing,
+        round(score, 4),
+        followup,
+        multi,
+        rare,
+        named,
+        overview,
+        defined,
     )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
 
+from rag.answer.overview import KIND
 from rag.text.normalize import STOPWORDS, content_stems, squash
 
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
@@ -18,6 +20,74 @@ NAME = re.compile(
 # A capitalised word after a lowercase word, a number or a comma (not opening a sentence): a
 # proper name ("Rényi", "Wasserstein", "Chinese") the paper must use too.
 _PROPER = re.compile(r"(?<=[a-z0-9,)à-ÿ]\s)[A-Z][a-zà-ÿ]+(?:[-–][A-Za-zà-ÿ]+)*")
+
+
+# A name this few abstracts write identifies the paper a "what is <name>?" question means.
+NAME_MAX_PAPERS = 2
+_WHAT_NAME = re.compile(
+    r"^\s*(?:(?:what(?:'s|\s+is|\s+are)|define|explain|describe)\s+(?:the\s+|an?\s+)?(?P<name>[^?]+?)"
+    # "What does IME stand for?", "What is KKT short for?": what a name is, by its long form.
+    r"|what\s+(?:does|do)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?(?P<abbr>[^?]+?)\s+stand\s+for"
+    r"|what\s+is\s+(?P<short>[^?]+?)\s+short\s+for)\s*\??\s*$",
+    re.I,
+)
+NAME_MAX_WORDS = 6
+
+
+def _asked(question: str) -> str | None:
+    m = _WHAT_NAME.match(question)
+    name = m and (m.group("name") or m.group("abbr") or m.group("short"))
+    return name if name and len(name.split()) <= NAME_MAX_WORDS else None
+
+
+def asks_what_name_is(question: str) -> bool:
+    """ "What is the One-Step Generalization Ratio?", "define TimeFlow Loss": the question is a
+    name (a few words) and asks what it is."""
+    return _asked(question) is not None
+
+
+def asked_name(question: str) -> str | None:
+    """The name a "what is <name>?" question asks about, when it is one written name ("WQRM",
+    "GSM8K", "LoRA": see `NAME`), else None."""
+    name = _asked(question)
+    name = name and re.sub(rf"\s+{KIND}s?$", "", name, flags=re.I)  # "the WQ benchmark"
+    return name if name and NAME.fullmatch(name) else None
+
+
+@lru_cache(maxsize=256)
+def defining_pattern(name: str) -> re.Pattern[str]:
+    """What defines `name` in a sentence: "X, a …", "… (X)", "X is a …", "we propose … X"."""
+    n = re.escape(name)
+    return re.compile(
+        rf"(?<![\w-]){n}\s*,\s*(?:a|an|the)\b|\({n}\)|(?<![\w-]){n}\s+(?:is|are)\s+(?:a|an)\b"
+        rf"|\b(?:propos|introduc|present|develop)\w*\s+(?:[\w-]+\s+){{0,2}}{n}(?![\w-])"
+    )
+
+
+def defines_asked_name(question: str, text: str, df: Mapping[str, int]) -> bool:
+    """ "What is WQRM?": `text` defines the name asked about ("Writing Quality Reward Models
+    (WQRM)"), a name at most `NAME_MAX_PAPERS` abstracts use. Such a name is the paper's own
+    as much as its label is, however far its letters are from anything the embedding knows."""
+    name = asked_name(question)
+    if name is None:
+        return False
+    stems = content_stems(name)
+    return (
+        bool(stems)
+        and all(df.get(s, 0) <= NAME_MAX_PAPERS for s in stems)
+        and bool(defining_pattern(name).search(text))
+    )
+
+
+def rare_name_stems(question: str, df: Mapping[str, int]) -> list[str]:
+    """The words of the name a "what is <name>?" question asks about (as stems) that only a
+    few abstracts use (`NAME_MAX_PAPERS`): "What is disintegrated PAC-Bayes?" is about a paper
+    that writes "disintegrated", however close another PAC-Bayes paper is. A word no abstract
+    uses (a slip, or a name nobody indexed) singles out no paper."""
+    name = _asked(question)
+    if name is None:
+        return []
+    return [s for s in dict.fromkeys(content_stems(name)) if 0 < df.get(s, 0) <= NAME_MAX_PAPERS]
 
 
 def _spelled_out(acronym: str, words: list[str]) -> bool:

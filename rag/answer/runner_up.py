@@ -5,24 +5,16 @@ name."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
 
-from rag.answer.accept import Accepted, Bar, accept
-from rag.answer.names import unknown_names
+from rag.answer.accept import Accepted, Bar, accept, pool_rare_stems
+from rag.answer.names import NAME_MAX_PAPERS, asks_what_name_is, unknown_names
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import squash
 from rag.types import Query
-
-# A name this few abstracts write identifies the paper a "what is <name>?" question means.
-NAME_MAX_PAPERS = 2
-_WHAT_NAME = re.compile(
-    r"^\s*(?:what(?:'s|\s+is|\s+are)|define|explain|describe)\s+(?:the\s+|an?\s+)?(?P<name>[^?]+?)\s*\??\s*$", re.I
-)
-NAME_MAX_WORDS = 6
 
 
 def near_tie(
@@ -66,13 +58,6 @@ def near_tie(
     return won
 
 
-def asks_what_name_is(question: str) -> bool:
-    """ "What is the One-Step Generalization Ratio?", "define TimeFlow Loss": the question is a
-    name (a few words) and asks what it is."""
-    m = _WHAT_NAME.match(question)
-    return m is not None and len(m.group("name").split()) <= NAME_MAX_WORDS
-
-
 def named_runner_up(
     query: Query, r: Retrieval, retriever: Retriever, bar: Bar, why: list[str], ask_vec: np.ndarray | None
 ) -> Accepted:
@@ -81,13 +66,22 @@ def named_runner_up(
     the name is rare (`NAME_MAX_PAPERS`) and that paper answers. Only for a question that asks
     what the name is: "what accuracy does X reach on CIFAR-10?" is not answered by another
     paper that uses CIFAR-10 (dev's near misses, answered wrongly when this was tried on every
-    question)."""
-    names = unknown_names(query.question, "") if asks_what_name_is(query.question) else []
-    if not names or len(r.hits) < 2:
+    question). The name's rare lowercase words count as its letters do ("What is disintegrated
+    PAC-Bayes?": the paper that writes "disintegrated", see `accept.pool_rare_stems`)."""
+    if not asks_what_name_is(query.question) or len(r.hits) < 2:
         return []
     snap = retriever.snapshot
+    names = unknown_names(query.question, "")
+    rare = pool_rare_stems(query.question, r.hits, retriever)
+    if not names and not rare:
+        return []
     keys = [squash(n) for n in names]
-    having = {pid for pid, text in snap.squashed.items() if all(k in text for k in keys)}
+    stems = snap.vocabulary.paper_stems
+    having = {
+        pid
+        for pid, text in snap.squashed.items()
+        if all(k in text for k in keys) and all(s in stems.get(pid, ()) for s in rare)
+    }
     if r.hits[0].paper_id in having or not 0 < len(having) <= NAME_MAX_PAPERS:
         return []
     h = next((h for h in r.hits[1:] if h.paper_id in having), None)

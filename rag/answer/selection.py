@@ -11,6 +11,7 @@ import numpy as np
 
 from rag.answer.asks import needs
 from rag.answer.clauses import ask_clause
+from rag.answer.names import asked_name, defining_pattern
 from rag.answer.overview import asks_what_it_is
 from rag.index.chunks import Record
 from rag.retrieval.retriever import Retriever
@@ -169,6 +170,9 @@ def rank_evidence(
     # no prior against the opening sentences then.
     defining = defining or asks_what_it_is(question, paper.label)
     definition = _defining(scored, paper.label) if defining else None
+    # "What is WQRM?" of a paper named otherwise: the sentence that defines WQRM leads.
+    if definition is None and (name := asked_name(question)) is not None and name != paper.label:
+        definition = _defines(scored, name)
     # A question asking for a number or a detail is answered only by sentences that have
     # it, if such a sentence is reasonably on topic: the best one for each ask leads.
     top = scored[0][2]
@@ -197,15 +201,15 @@ _STATES_CONTRIBUTION = re.compile(
 def _defining(scored: list[Evidence], label: str) -> str | None:
     """The best-scored sentence that defines the paper's name ("we introduce X, a …", "… (X)",
     "X is a …"): what a question about what X is asks for."""
-    name = re.escape(label)
-    defines = re.compile(
-        rf"(?<![\w-]){name}\s*,\s*(?:a|an|the)\b|\({name}\)|(?<![\w-]){name}\s+(?:is|are)\s+(?:a|an)\b"
-        rf"|\b(?:propos|introduc|present|develop)\w*\s+(?:[\w-]+\s+){{0,2}}{name}(?![\w-])"
-    )
-    found = next((i for i, q, _ in scored if defines.search(q)), None)
     # No sentence defines the name ("The key contribution of our paper is an approach that …"):
     # the one that states the paper's contribution says what it is.
-    return found or next((i for i, q, _ in scored if _STATES_CONTRIBUTION.search(q)), None)
+    return _defines(scored, label) or next((i for i, q, _ in scored if _STATES_CONTRIBUTION.search(q)), None)
+
+
+def _defines(scored: list[Evidence], name: str) -> str | None:
+    """The best-scored sentence that defines `name`, if any."""
+    defines = defining_pattern(name)
+    return next((i for i, q, _ in scored if defines.search(q)), None)
 
 
 def defining_sentence(quotes: list[str], label: str) -> str | None:

@@ -122,10 +122,13 @@ def test_a_rare_frame_word_or_a_named_paper_holds_no_paper_back(fake_engine: Eng
         ("How does WQRM work?", "Writing Quality Reward Models (WQRM) score edits.", False),  # asks more
         ("What is the WQ benchmark?", "We introduce the Writing Quality Benchmark (WQ).", True),
         ("What does WQRM stand for?", "We train Writing Quality Reward Models (WQRM).", True),
+        ("what is wqrm?", "We train Writing Quality Reward Models (WQRM).", True),  # typed in lowercase
+        ("what is wqrm?", "WQRM is a reward model.", False),  # lowercase: only its long form defines it
+        ("what is attention?", "We use self-attention (attention) layers.", False),  # a common word
     ],
 )
 def test_defines_asked_name(question: str, text: str, defines: bool) -> None:
-    assert defines_asked_name(question, text, {"wqrm": 1, "ime": 2, "cifar": 5, "wq": 1}) is defines
+    assert defines_asked_name(question, text, {"wqrm": 1, "ime": 2, "cifar": 5, "wq": 1, "attent": 40}) is defines
 
 
 ACRONYMS = [

@@ -46,18 +46,24 @@ def asks_what_name_is(question: str) -> bool:
     return _asked(question) is not None
 
 
-def asked_name(question: str) -> str | None:
+def asked_name(question: str, df: Mapping[str, int]) -> str | None:
     """The name a "what is <name>?" question asks about, when it is one written name ("WQRM",
-    "GSM8K", "LoRA": see `NAME`), else None."""
+    "GSM8K", "LoRA": see `NAME`), or one lowercase word at most `NAME_MAX_PAPERS` abstracts
+    use ("what is wqrm?": an acronym typed in lowercase), else None."""
     name = _asked(question)
     name = name and re.sub(rf"\s+{KIND}s?$", "", name, flags=re.I)  # "the WQ benchmark"
+    if name and re.fullmatch(r"[a-z][a-z0-9]{1,7}", name):
+        return name if all(0 < df.get(s, 0) <= NAME_MAX_PAPERS for s in content_stems(name) or ["-"]) else None
     return name if name and NAME.fullmatch(name) else None
 
 
 @lru_cache(maxsize=256)
 def defining_pattern(name: str) -> re.Pattern[str]:
-    """What defines `name` in a sentence: "X, a …", "… (X)", "X is a …", "we propose … X"."""
+    """What defines `name` in a sentence: "X, a …", "… (X)", "X is a …", "we propose … X"; a
+    name typed in lowercase only by the brackets of its long form ("… Models (WQRM)")."""
     n = re.escape(name)
+    if name.islower():
+        return re.compile(rf"\({n}\)", re.I)
     return re.compile(
         rf"(?<![\w-]){n}\s*,\s*(?:a|an|the)\b|\({n}\)|(?<![\w-]){n}\s+(?:is|are)\s+(?:a|an)\b"
         rf"|\b(?:propos|introduc|present|develop)\w*\s+(?:[\w-]+\s+){{0,2}}{n}(?![\w-])"
@@ -68,7 +74,7 @@ def defines_asked_name(question: str, text: str, df: Mapping[str, int]) -> bool:
     """ "What is WQRM?": `text` defines the name asked about ("Writing Quality Reward Models
     (WQRM)"), a name at most `NAME_MAX_PAPERS` abstracts use. Such a name is the paper's own
     as much as its label is, however far its letters are from anything the embedding knows."""
-    name = asked_name(question)
+    name = asked_name(question, df)
     if name is None:
         return False
     stems = content_stems(name)

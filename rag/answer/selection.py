@@ -171,7 +171,11 @@ def rank_evidence(
     defining = defining or asks_what_it_is(question, paper.label)
     definition = _defining(scored, paper.label) if defining else None
     # "What is WQRM?" of a paper named otherwise: the sentence that defines WQRM leads.
-    if definition is None and (name := asked_name(question)) is not None and name != paper.label:
+    if (
+        definition is None
+        and (name := asked_name(question, retriever.snapshot.vocabulary.df)) is not None
+        and name != paper.label
+    ):
         definition = _defines(scored, name)
     # A question asking for a number or a detail is answered only by sentences that have
     # it, if such a sentence is reasonably on topic: the best one for each ask leads.

@@ -20,7 +20,7 @@ import pytest
 from rag.bench.scale import synthetic_abstracts
 from rag.corpus.reader import read_corpus_file
 from rag.engine import Engine
-from rag.index.ingest import split_chunks
+from rag.index.chunks import split_chunks
 from rag.settings import Settings
 from tests.conftest import DATA, write_corpus
 from tests.fakes import HashEmbedder

@@ -20,6 +20,22 @@ def split(text: str) -> list[str]:
             ["We find two issues: (i) vanishing gradients and (ii) rank collapse.", "We fix both."],
         ),
         ("Prior work on *bias*. Recent studies show *x* -- a gap. Ok.", None),
+        (
+            "It matches the pass bound of Jin et al. [ICML'21] with one pass. We also prove a lower bound.",
+            ["It matches the pass bound of Jin et al. [ICML'21] with one pass.", "We also prove a lower bound."],
+        ),
+        (
+            "Building on Gibbs et al. (2023), we extend it. It works well.",
+            ["Building on Gibbs et al. (2023), we extend it.", "It works well."],
+        ),
+        (
+            "As Koch et al.\u2019s bound fails, we fix it. Done here now.",
+            ["As Koch et al.\u2019s bound fails, we fix it.", "Done here now."],
+        ),
+        (
+            "We study the setting of Bousquet et al. Unlike prior work, we allow noise.",
+            ["We study the setting of Bousquet et al.", "Unlike prior work, we allow noise."],
+        ),
         ("", []),
     ],
 )

@@ -130,13 +130,13 @@ def build_synthetic_index(
             paper = Paper(
                 paper_id=f"synth#{p + 1}", source="synth", position=p + 1, abstract=abstract, label=f"S{p + 1}"
             )
-            h = paper_hash(paper, model)
-            start = 0
-            for i, (t, v) in enumerate(zip(texts, vecs, strict=True)):
-                node = sentence_node(paper, h, i, start, start + len(t), t)
+            starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
+            chunks = [(int(s), int(s) + len(t), t) for s, t in zip(starts, texts, strict=True)]
+            h = paper_hash(paper, model, chunks)
+            for i, ((start, end, t), v) in enumerate(zip(chunks, vecs, strict=True)):
+                node = sentence_node(paper, h, i, start, end, t)
                 node.embedding = v.tolist()
                 sent_nodes.append(node)
-                start += len(t) + 1
             pn = paper_node(paper, h, SENTENCES_PER_PAPER)
             c = vecs.mean(axis=0)
             pn.embedding = (c / np.linalg.norm(c)).tolist()

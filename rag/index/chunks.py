@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rag.text.guard import FLAG_KEY, instruction_like
+from rag.text.normalize import clean, sentence_spans
 from rag.types import Paper
 
 if TYPE_CHECKING:
@@ -35,13 +36,61 @@ class Record:
         return cls(cid, doc or "", {k: v for k, v in dict(meta or {}).items() if k not in _NODE_KEYS})
 
 
-def paper_hash(paper: Paper, model: str) -> str:
-    """Content hash deciding whether a paper must be re-embedded."""
+Chunk = tuple[int, int, str]  # (start, end) in the abstract, and the text embedded
+
+
+class TokenCounter(Protocol):
+    max_tokens: int
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+def split_chunks(paper: Paper, embedder: TokenCounter) -> list[Chunk]:
+    """(start, end, text) per chunk: one sentence each, split further only if it would
+    overflow the model window (so nothing is ever silently truncated)."""
+    out: list[Chunk] = []
+    for start, end in sentence_spans(paper.abstract):
+        text = clean(paper.abstract[start:end])
+        if not text:
+            continue
+        if embedder.count_tokens(text) <= embedder.max_tokens:
+            out.append((start, end, text))
+            continue
+        piece: list[str] = []
+        for word in text.split():
+            if piece and embedder.count_tokens(" ".join([*piece, word])) > embedder.max_tokens:
+                out.append((start, end, " ".join(piece)))
+                piece = piece[-8:]  # a little overlap keeps the cut readable
+            piece.append(word)
+        if piece:
+            out.append((start, end, " ".join(piece)))
+    return out
+
+
+def content_hash(paper: Paper, model: str) -> str:
+    """Hash of a paper's fields under an embedding model (an index's whole paper hash
+    before the chunks joined it)."""
     fields: list[Any] = [paper.abstract, paper.title, paper.authors, paper.url, paper.label, model]
     if paper.venue or paper.year:  # added later: papers without them keep their old hash
         fields += [paper.venue, paper.year]
     key = json.dumps(fields)
     return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+
+def paper_hash(paper: Paper, model: str, chunks: list[Chunk]) -> str:
+    """Hash deciding whether a paper's index entries must be rewritten: its fields under the
+    model and its chunks, so a change of the sentence rules reaches an existing index (the
+    vectors of unchanged sentences are reused, not re-embedded)."""
+    key = json.dumps([content_hash(paper, model), chunks])
+    return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+
+def same_model(old: Record, model: str) -> bool:
+    """Whether a stored paper's vectors were made by `model`: its content hash, recomputed
+    from the stored fields under `model`, is the one it was stored with (for indexes older
+    than `content_hash`, the paper hash itself)."""
+    stored = {old.metadata.get("content_hash"), old.metadata.get("paper_hash")}
+    return content_hash(node_to_paper(old), model) in stored
 
 
 def chunk_id(paper_id: str, phash: str, i: int) -> str:
@@ -73,7 +122,7 @@ def sentence_node(paper: Paper, phash: str, i: int, start: int, end: int, text: 
     )
 
 
-def paper_node(paper: Paper, phash: str, n_chunks: int) -> TextNode:
+def paper_node(paper: Paper, phash: str, n_chunks: int, content: str = "") -> TextNode:
     from llama_index.core.schema import TextNode
 
     meta: dict[str, Any] = {
@@ -87,6 +136,7 @@ def paper_node(paper: Paper, phash: str, n_chunks: int) -> TextNode:
         "venue": paper.venue or "",
         "year": paper.year or 0,
         "paper_hash": phash,
+        "content_hash": content,
         "n_chunks": n_chunks,
     }
     return TextNode(

@@ -2,8 +2,8 @@
 without parsing or labelling them.
 
 Each indexed file leaves one record in `RAG_HOME/files.json`: its size, mtime and content hash
-(the metadata sidecar's bytes included), the embedding model, and the hash of every paper it
-gave. A file whose bytes hash the same, under the same model, whose papers the committed
+(the metadata sidecar's bytes included), the embedding model, and the content and paper hash
+of every paper it gave. A file whose bytes hash the same, under the same model, whose papers the committed
 manifest still holds with exactly those hashes, is unchanged: re-ingesting a 2,400-paper
 corpus then costs one read and one hash per file instead of parsing and labelling every
 abstract. Anything else (a changed byte, another model, a paper removed meanwhile) parses
@@ -21,8 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from rag.index.chunks import Record, paper_hash
-from rag.types import Paper
+from rag.index.chunks import Record
 
 log = logging.getLogger(__name__)
 
@@ -116,12 +115,31 @@ def confirm_unchanged(candidates: list[Path], manifest: dict[str, Record], home:
 
 
 def record_files(
-    home: Path, files: list[Path], prints: dict[Path, dict[str, Any]], parsed: dict[str, list[Paper]], model: str
+    home: Path,
+    files: list[Path],
+    prints: dict[Path, dict[str, Any]],
+    hashes: dict[str, dict[str, tuple[str, str]]],
+    model: str,
 ) -> None:
-    """Remember each file indexed by this ingest (kept files keep their record)."""
+    """Remember each file indexed by this ingest, with its papers' (content hash, paper
+    hash) by stem (kept files keep their record)."""
     records = load_records(home)
     for f in files:
-        if f.stem in parsed and f in prints:
-            papers = {p.paper_id: paper_hash(p, model) for p in parsed[f.stem]}
-            records[key(f)] = {**prints[f], "model": model, "rules": rules(), "papers": papers}
+        if f.stem in hashes and f in prints:
+            papers = {pid: h for pid, (_, h) in hashes[f.stem].items()}
+            content = {pid: c for pid, (c, _) in hashes[f.stem].items()}
+            records[key(f)] = {**prints[f], "model": model, "rules": rules(), "papers": papers, "content": content}
     save_records(home, records)
+
+
+def known_hashes(home: Path, model: str) -> dict[str, str]:
+    """Content hash -> paper hash of every recorded paper split by the current rules under
+    `model`: a paper with a known content hash need not be split again to know its hash."""
+    known: dict[str, str] = {}
+    for rec in load_records(home).values():
+        if not isinstance(rec, dict) or rec.get("model") != model or rec.get("rules") != rules():
+            continue
+        papers, content = rec.get("papers"), rec.get("content")
+        if isinstance(papers, dict) and isinstance(content, dict):
+            known.update({c: papers[pid] for pid, c in content.items() if pid in papers})
+    return known

@@ -15,14 +15,14 @@ from pydantic import BaseModel, Field
 from rag.corpus.reader import CorpusError, corpus_files, read_corpus_file
 from rag.index.arrays import publish
 from rag.index.arrays import ready as arrays_ready
-from rag.index.chunks import Record, paper_hash, paper_node, parse_chunk_id, sentence_node
-from rag.index.file_records import confirm_unchanged, record_files, unchanged_candidates
+from rag.index.chunks import Chunk, Record, content_hash, paper_node, parse_chunk_id, sentence_node, split_chunks
+from rag.index.file_records import confirm_unchanged, known_hashes, record_files, unchanged_candidates
 from rag.index.health import write_marker
 from rag.index.loading import bm25_ready, load_snapshot
+from rag.index.plan import Plan, plan_changes, prune, reusable_hashes
 from rag.index.repair import writer_lock, writing
 from rag.index.store import Store, stamp_of
 from rag.models.embed import Embedder
-from rag.text.normalize import clean, sentence_spans
 from rag.types import Paper
 
 if TYPE_CHECKING:
@@ -45,39 +45,10 @@ class IngestReport(BaseModel):
     errors: list[str] = Field(default_factory=list)
 
 
-def split_chunks(paper: Paper, embedder: Embedder) -> list[tuple[int, int, str]]:
-    """(start, end, text) per chunk: one sentence each, split further only if it would
-    overflow the model window (so nothing is ever silently truncated)."""
-    out: list[tuple[int, int, str]] = []
-    for start, end in sentence_spans(paper.abstract):
-        text = clean(paper.abstract[start:end])
-        if not text:
-            continue
-        if embedder.count_tokens(text) <= embedder.max_tokens:
-            out.append((start, end, text))
-            continue
-        piece: list[str] = []
-        for word in text.split():
-            if piece and embedder.count_tokens(" ".join([*piece, word])) > embedder.max_tokens:
-                out.append((start, end, " ".join(piece)))
-                piece = piece[-8:]  # a little overlap keeps the cut readable
-            piece.append(word)
-        if piece:
-            out.append((start, end, " ".join(piece)))
-    return out
-
-
 def _progress_bar(total: int, enabled: bool):  # type: ignore[no-untyped-def]
     from tqdm import tqdm
 
     return tqdm(total=total, unit="chunk", desc="embedding", disable=not enabled or total == 0, file=sys.stderr)
-
-
-class _Plan(BaseModel):
-    """What an ingest will change: papers to (re-)index with their hash, ids to remove."""
-
-    new: list[tuple[Paper, str]] = Field(default_factory=list)
-    removed: list[str] = Field(default_factory=list)
 
 
 def ingest(
@@ -107,13 +78,17 @@ def ingest(
         report.unchanged += sum(kept.values())
         report.files += [str(f) for f in maybe_same if f.stem in kept]
         parsed.update(parse_files([f for f in maybe_same if f.stem not in kept], report))
-        plan = plan_changes(parsed, manifest, embedder.name, report, prune_missing_sources, set(kept))
-        reuse = store.embeddings_by_hash(sorted({h for _, h in plan.new}))
-        chunked = [(p, h, split_chunks(p, embedder)) for p, h in plan.new]
-        vecs = embed_new(chunked, reuse, embedder, report, progress)
-        sentence_nodes, paper_nodes = build_nodes(chunked, reuse, vecs)
+        plan = plan_changes(
+            parsed, manifest, embedder.name, lambda p: split_chunks(p, embedder), known_hashes(home, embedder.name)
+        )
+        if prune_missing_sources:
+            prune(plan, manifest, set(parsed) | set(kept))
+        _count(report, plan)
+        reuse = store.vectors_by_text(reusable_hashes(plan, manifest, embedder.name))
+        vecs = embed_new(plan.new, reuse, embedder, report, progress)
+        sentence_nodes, paper_nodes = build_nodes(plan.new, reuse, vecs, embedder.name)
         commit(store, home, manifest, sentence_nodes, paper_nodes, plan.removed, embedder.name)
-        record_files(home, files, prints, parsed, embedder.name)
+        record_files(home, files, prints, plan.hashes, embedder.name)
         report.removed = len(plan.removed)
         report.papers, report.chunks = store.count()
         write_marker(store, home)
@@ -121,6 +96,13 @@ def ingest(
     report.files.sort(key=lambda f: order.get(f, len(order)))  # the files' order, parsed or not
     report.seconds = round(time.perf_counter() - t0, 3)
     return report
+
+
+def _count(report: IngestReport, plan: Plan) -> None:
+    report.added += plan.added
+    report.updated += plan.updated
+    report.unchanged += plan.unchanged
+    report.errors += plan.errors
 
 
 def list_files(paths: list[Path], report: IngestReport) -> list[Path]:
@@ -151,57 +133,14 @@ def parse_files(files: list[Path], report: IngestReport) -> dict[str, list[Paper
     return parsed
 
 
-def plan_changes(
-    parsed: dict[str, list[Paper]],
-    manifest: dict[str, Record],
-    model: str,
-    report: IngestReport,
-    prune_missing_sources: bool,
-    kept: set[str] | None = None,
-) -> _Plan:
-    """Compare parsed papers with the manifest: new or changed papers, and removed ids."""
-    owner = {pid: str(n.metadata["source"]) for pid, n in manifest.items()}
-    plan = _Plan()
-    for stem, papers in list(parsed.items()):
-        clash = next((p for p in papers if owner.get(p.paper_id, stem) != stem), None)
-        if clash:
-            report.errors.append(
-                f"{stem}: duplicate paper id {clash.paper_id!r} (already indexed from {owner[clash.paper_id]!r})"
-            )
-            del parsed[stem]
-            continue
-        current = {p.paper_id for p in papers}
-        plan.removed += [pid for pid, src in owner.items() if src == stem and pid not in current]
-        for p in papers:
-            h = paper_hash(p, model)
-            old = manifest.get(p.paper_id)
-            if old is not None and old.metadata["paper_hash"] == h:
-                report.unchanged += 1
-                continue
-            plan.new.append((p, h))
-            if old is None:
-                report.added += 1
-            else:
-                report.updated += 1
-    if prune_missing_sources:
-        keep = set(parsed) | (kept or set())
-        plan.removed += [pid for pid, src in owner.items() if src not in keep and pid not in plan.removed]
-    return plan
+_Chunked = list[tuple[Paper, str, list[Chunk]]]
 
 
-_Chunked = list[tuple[Paper, str, list[tuple[int, int, str]]]]
-_Reuse = dict[tuple[str, int], tuple[str, list[float]]]
-
-
-def _reusable(reuse: _Reuse, h: str, i: int, text: str) -> bool:
-    return (h, i) in reuse and reuse[(h, i)][0] == text
-
-
-def embed_new(chunked: _Chunked, reuse: _Reuse, embedder: Embedder, report: IngestReport, progress: bool) -> np.ndarray:
+def embed_new(
+    chunked: _Chunked, reuse: dict[str, list[float]], embedder: Embedder, report: IngestReport, progress: bool
+) -> np.ndarray:
     """Embed the chunks whose vectors cannot be reused, in plan order."""
-    todo = [
-        text for _, h, chunks in chunked for i, (_, _, text) in enumerate(chunks) if not _reusable(reuse, h, i, text)
-    ]
+    todo = [text for _, _, chunks in chunked for _, _, text in chunks if text not in reuse]
     with _progress_bar(len(todo), progress) as bar:
         vecs = embedder.embed(todo, progress=bar.update) if todo else np.zeros((0, 1), dtype=np.float32)
     report.chunks_embedded = len(todo)
@@ -209,7 +148,9 @@ def embed_new(chunked: _Chunked, reuse: _Reuse, embedder: Embedder, report: Inge
     return vecs
 
 
-def build_nodes(chunked: _Chunked, reuse: _Reuse, vecs: np.ndarray) -> tuple[list[TextNode], list[TextNode]]:
+def build_nodes(
+    chunked: _Chunked, reuse: dict[str, list[float]], vecs: np.ndarray, model: str
+) -> tuple[list[TextNode], list[TextNode]]:
     """Sentence nodes with their vectors, and paper nodes with their unit centroid."""
     sentence_nodes: list[TextNode] = []
     paper_nodes: list[TextNode] = []
@@ -218,15 +159,15 @@ def build_nodes(chunked: _Chunked, reuse: _Reuse, vecs: np.ndarray) -> tuple[lis
         pvecs = []
         for i, (start, end, text) in enumerate(chunks):
             node = sentence_node(p, h, i, start, end, text)
-            if _reusable(reuse, h, i, text):
-                node.embedding = reuse[(h, i)][1]
+            if text in reuse:
+                node.embedding = reuse[text]
             else:
                 node.embedding = vecs[k].tolist()
                 k += 1
             pvecs.append(node.embedding)
             sentence_nodes.append(node)
         centroid = np.mean(np.asarray(pvecs, dtype=np.float32), axis=0)
-        pn = paper_node(p, h, len(chunks))
+        pn = paper_node(p, h, len(chunks), content_hash(p, model))
         pn.embedding = (centroid / (np.linalg.norm(centroid) or 1.0)).tolist()
         paper_nodes.append(pn)
     return sentence_nodes, paper_nodes

@@ -135,17 +135,16 @@ class Store:
     def sentence_ids(self) -> list[str]:
         return list(self.sentences.get(include=[])["ids"])
 
-    def embeddings_by_hash(self, phashes: list[str]) -> dict[tuple[str, int], tuple[str, list[float]]]:
-        """Existing sentence vectors of papers with these hashes (reused, never re-embedded)."""
-        out: dict[tuple[str, int], tuple[str, list[float]]] = {}
-        if not phashes:
-            return out
-        where: Any = {"paper_hash": {"$in": phashes}}
-        got = self.sentences.get(where=where, include=["embeddings", "documents", "metadatas"])
-        for emb, doc, meta in zip(
-            rows(got["embeddings"]), got["documents"] or [], got["metadatas"] or [], strict=False
-        ):
-            out[(str(meta["paper_hash"]), int(meta["sent_index"]))] = (doc or "", list(emb))  # type: ignore[arg-type]
+    def vectors_by_text(self, phashes: list[str], batch: int = 500) -> dict[str, list[float]]:
+        """Stored sentence vectors of papers with these hashes, by sentence text (reused, never
+        re-embedded: the caller passes only hashes made by the model it embeds with)."""
+        out: dict[str, list[float]] = {}
+        for b in range(0, len(phashes), batch):
+            where: Any = {"paper_hash": {"$in": phashes[b : b + batch]}}
+            got = self.sentences.get(where=where, include=["embeddings", "documents"])
+            for emb, doc in zip(rows(got["embeddings"]), got["documents"] or [], strict=False):
+                if doc:
+                    out[doc] = list(emb)
         return out
 
     # --- writes -----------------------------------------------------------------------

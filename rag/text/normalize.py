@@ -14,6 +14,10 @@ _EMPH = re.compile(r"(\*\*|__)(?=\S)((?:(?!\1).)+?)(?<=\S)\1|(?<![\w*])\*(?=\S)(
 _EMPH_MAX_DEPTH = 8  # nesting levels unwrapped; bounds the passes on "****…x…****"
 _WS = re.compile(r"\s+")
 _ENUM_START = re.compile(r"^\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s")
+# "Jin et al. [ICML'21] show ...": pysbd ends a sentence at "al." when a bracket, a year or
+# a possessive follows; those never open a sentence there.
+_ET_AL_END = re.compile(r"\bet al\.$")
+_CITATION_REST = re.compile(r"^[\[(~\u2019'\\\d]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z]")
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?(%|x|×|-fold))?")
 
@@ -111,11 +115,13 @@ def sentence_spans(text: str, *, glue_short: bool = True) -> list[tuple[int, int
         if end <= start:
             continue
         frag = text[start:end]
+        before = text[spans[-1][0] : spans[-1][1]].rstrip() if spans else ""
         glue = spans and (
             _ENUM_START.match(frag)
+            or (_ET_AL_END.search(before) and _CITATION_REST.match(frag))
             or frag[0].islower()
             or (glue_short and len(frag.split()) < 3)
-            or not text[spans[-1][0] : spans[-1][1]].rstrip().endswith((".", "?", "!", ".)", '."', ".'", ":"))
+            or not before.endswith((".", "?", "!", ".)", '."', ".'", ":"))
         )
         if glue:
             spans[-1][1] = end

@@ -9,12 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rag.answer.overview import names_only
+from rag.answer.references import compared
 from rag.engine import Engine
 from rag.index.bm25 import PERSIST_FILE, build_bm25, load_bm25
 from rag.index.chunks import Record
 from rag.index.loading import _bm25
 from rag.retrieval.signals import bm25_scores
-from rag.text.normalize import content_stems, fold, spaced_words, squash, words
+from rag.text.normalize import content_stems, fold, spaced_words, squash, words, writes_name
 from tests.conftest import with_records
 
 
@@ -109,3 +111,26 @@ def test_a_whole_title_typed_without_accents_names_its_paper(engine: Engine) -> 
 def test_an_accented_word_typed_plain_is_found(engine: Engine, question: str, paper: str) -> None:
     assert engine.retriever.retrieve(question).hits[0].paper_id == paper
     assert paper in {c.paper_id for c in engine.ask(question).citations}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "writes"),
+    [
+        ("What does Tulu 3 release?", "TÜLU 3", False),  # case-sensitive, as labels are matched
+        ("What does TULU 3 release?", "TÜLU 3", True),
+        ("What does TULU 30 release?", "TÜLU 3", False),
+        ("Is the Rényi-DP bound tight?", "Renyi-DP", True),
+        ("Is the Renyi-DPX bound tight?", "Rényi-DP", False),
+        ("A ﬁne model", "fine", True),
+        ("anything", "", False),
+    ],
+)
+def test_writes_name(text: str, name: str, writes: bool) -> None:
+    assert writes_name(text, name) is writes
+
+
+def test_names_typed_without_accents_are_compared_and_asked_about() -> None:
+    named = {"a#1": "TÜLU 3", "b#1": "GraphMix"}
+    assert compared("Compare TULU 3 and GraphMix.", named) == ["a#1", "b#1"]
+    assert compared("How does GraphMix differ from TULU 3?", named) == ["b#1", "a#1"]
+    assert names_only("the TULU 3 paper", "TÜLU 3")

@@ -3,7 +3,6 @@ answerability bar, and the "which papers" list."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +32,7 @@ from rag.answer.selection import (
     rank_evidence,
 )
 from rag.retrieval.retriever import Retrieval, Retriever
+from rag.text.normalize import writes_name
 from rag.types import Hit, Paper
 
 Accepted = list[tuple[Hit, list[Evidence], Features]]
@@ -208,7 +208,7 @@ def _clearly(f: Features, question: str, label: str) -> bool:
 
 
 def _names(question: str, label: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question) is not None
+    return writes_name(question, label)
 
 
 def near_best(run: Accepted) -> Accepted:

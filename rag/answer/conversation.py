@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rag.answer.references import by_name, by_position
 from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
-from rag.text.normalize import content_stems, spaced_words
+from rag.text.normalize import content_stems, spaced_words, writes_name
 from rag.types import Query
 
 # A question that says it moves on stands on its own, whatever pronouns it uses.
@@ -124,7 +124,7 @@ def _named_in_answer(content: str, found: list[str], snap: Snapshot) -> list[str
 
 def _names(content: str, words: str, label: str, title: str) -> bool:
     head = title.split(":", 1)[0].strip() if ":" in title else ""
-    as_word = re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", content) is not None if label else False
+    as_word = writes_name(content, label)
     return as_word or spaced_words(title) in words or bool(head and head in content)
 
 

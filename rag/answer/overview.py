@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rag.text.normalize import content_stems
+from rag.text.normalize import content_stems, fold
 
 KIND = r"(?:paper|work|method|model|framework|benchmark|approach|algorithm|dataset|study|article|architecture)"
 # What users add to ask for brevity or a level: "in one sentence", "briefly", "in simple terms".
@@ -86,9 +86,9 @@ def names_only(text: str, label: str) -> bool:
     """`text` is the paper's name and nothing else: "X", "the X paper", "X's", "the method called X"."""
     if not label:
         return False
-    name = re.escape(label)
+    name = re.escape(fold(label))
     pattern = rf"(?:the\s+)?(?:{name}(?:'s)?(?:\s+{KIND})?|{KIND}\s+(?:on|about|called|named)\s+{name})"
-    return re.fullmatch(pattern, text.strip(), re.I) is not None
+    return re.fullmatch(pattern, fold(text).strip(), re.I) is not None
 
 
 def asks_what_it_is(question: str, label: str) -> bool:

@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 
 from rag.answer.overview import KIND, subject
+from rag.text.normalize import fold
 
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 _NOUN = r"(?:one|paper|work|method|approach|model|study|option|benchmark|framework|technique|result|entry|item)"
@@ -107,9 +108,10 @@ def compared(question: str, named: dict[str, str]) -> list[str]:
     naming one paper, written side by side ("X and Y", "X, Y or Z"), no other label beside
     them, and a word of comparison, or (no such word) the names are all that an overview
     question asks about ("What are X and Y?", "Tell me about X and Y", "What is X and what is Y?")."""
+    question = fold(question)  # a name typed without its accents names the paper too
     by_label: dict[str, list[str]] = {}
     for pid, label in named.items():
-        by_label.setdefault(label, []).append(pid)
+        by_label.setdefault(fold(label), []).append(pid)
     if len(by_label) < 2 or any(len(p) > 1 for p in by_label.values()):
         return []
     spans: list[tuple[int, int, str]] = []

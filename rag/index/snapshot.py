@@ -18,7 +18,7 @@ from rag.index.mentions import Mentions, naming_labels
 from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import content_stems, fold, spaced_words, squash, words
+from rag.text.normalize import content_stems, fold, spaced_words, squash, words, writes_name
 from rag.types import Paper
 
 TITLE_MIN_WORDS = 4  # a run this long that is a whole title names its paper in any case
@@ -248,6 +248,6 @@ def named_papers(question: str, labels: dict[str, str]) -> set[str]:
     """Papers whose label appears in the question as a whole word (case-sensitive)."""
     out = set()
     for pid, label in labels.items():
-        if len(label) >= 3 and label in question and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", question):
+        if len(label) >= 3 and writes_name(question, label):
             out.add(pid)
     return out

@@ -66,6 +66,13 @@ def fold(text: str) -> str:
     return _MARKS.sub("", unicodedata.normalize("NFKD", text))
 
 
+def writes_name(text: str, name: str) -> bool:
+    """`text` writes `name` as a whole word (case-sensitive), accents and ligatures folded on
+    both sides: "Tulu 3" writes "TÜLU 3"."""
+    text, name = fold(text), fold(name)
+    return bool(name) and name in text and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
 def squash(text: str) -> str:
     """Lowercase letters and digits only: "Lomb--Scargle" and "lomb-scargle" meet."""
     return re.sub(r"[^a-z0-9]+", "", fold(text).lower())

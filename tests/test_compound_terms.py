@@ -1,13 +1,14 @@
 """A question's hyphenated word counts as used by a paper that writes it apart ("held out",
 "Lomb--Scargle"), and what a negative contraction leaves ("doesn't" -> "doesn") is no term
-(rag.answer.evidence.written_apart, rag.text.normalize.STOPWORDS)."""
+(rag.answer.unsaid.written_apart, rag.text.normalize.STOPWORDS)."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.evidence import coverage, written_apart
+from rag.answer.evidence import coverage
 from rag.answer.selection import question_terms
+from rag.answer.unsaid import written_apart
 from rag.index.vocabulary import Vocabulary
 from rag.types import Paper
 

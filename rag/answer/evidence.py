@@ -10,8 +10,9 @@ from rag.answer.facets import missing_facets
 from rag.answer.names import acronym_stems, unknown_names
 from rag.answer.overview import subject
 from rag.answer.selection import question_terms
+from rag.answer.unsaid import unsaid_property, written_apart
 from rag.index.vocabulary import Vocabulary, phrases
-from rag.text.normalize import content_stems
+from rag.text.normalize import fold, writes_name
 from rag.types import Hit
 
 # Calibrated on eval/dev.jsonl (see README, "Refusal calibration").
@@ -147,8 +148,8 @@ def asked_of(question: str, labels: list[str]) -> bool:
     m = _MULTI.search(question)
     if m is None or not labels or _PAPERS.search(question):
         return False
-    names = "|".join(re.escape(label) for label in labels)
-    return re.match(rf"\s+(?:do|does|did)\s+(?:the\s+)?(?:{names})(?![\w-])", question[m.end() :]) is not None
+    names = "|".join(re.escape(fold(label)) for label in labels)
+    return re.match(rf"\s+(?:do|does|did)\s+(?:the\s+)?(?:{names})(?![\w-])", fold(question[m.end() :])) is not None
 
 
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:papers|works|studies|articles)\b", re.I)
@@ -221,25 +222,6 @@ def coverage(terms: list[str], paper_id: str, vocab: Vocabulary, apart: frozense
     return sum(w for t, w in weights.items() if t in have) / (sum(weights.values()) or 1.0)
 
 
-_COMPOUND = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+\b")
-_SEAM = r"(?:\s+|\s*[-\u2010-\u2015]+\s*)"  # a space, hyphen, or en/em dash ("Lomb--Scargle")
-
-
-def written_apart(question: str, text: str) -> frozenset[str]:
-    """The question's hyphenated words ("held-out") that the text writes with a space or a
-    dash instead ("held out"), as stems: a compound is a rare, heavy stem, and a paper using
-    it in another spelling would lose it on top of the parts it has."""
-    out = set()
-    for m in _COMPOUND.finditer(question):
-        stem = content_stems(m.group(0))
-        if "-" not in (stem[0] if stem else ""):
-            continue
-        seam = _SEAM.join(re.escape(p) for p in m.group(0).split("-"))
-        if re.search(rf"(?<![\w-]){seam}(?![\w-])", text, re.I):
-            out.add(stem[0])
-    return frozenset(out)
-
-
 def features(
     question: str,
     hit: Hit,
@@ -269,18 +251,20 @@ def features(
         terms = [t for t in terms if t in attainable]
     other_forms = written_apart(question, paper_text) | acronym_stems(question, paper_text)
     covered = coverage(terms, hit.paper_id, vocab, other_forms)
+    have = vocab.paper_stems.get(hit.paper_id, set())
     asked = (subject(question, about=True) or question) if overview else question
     asks = needs(asked, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(asked, f"{paper_text} {hit.label} {known}")):
         missing = f"name not in the paper: {names[0]}"
-    have = vocab.paper_stems.get(hit.paper_id, set())
     if missing is None and (lack := [s for s in rare_stems if s not in have]):
         missing = f"name not in the paper: {lack[0]}"
     # "… A or B?": a paper need only cover the data and methods of one alternative.
     kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(asked) or [asked]]
     if missing is None and all(kinds):
         missing = f"not in the paper: {kinds[0][0]}"
+    if missing is None and not overview and (followup or named or writes_name(question, hit.label)):
+        missing = unsaid_property(question, hit.label, terms, have | other_forms)
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * covered

@@ -1,0 +1,42 @@
+"""A yes/no question about one paper asks about a property its abstract never mentions
+(rag.answer.unsaid.unsaid_property)."""
+
+import pytest
+
+from rag.answer.selection import question_terms
+from rag.engine import Engine
+from rag.text.normalize import content_stems
+
+ABSTRACT = (
+    "We introduce BlockBoost, a boosting method that learns compact binary hash codes for record "
+    "linkage. It comes with feature importance measures and lower bounds on recall."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "unsaid"),
+    [
+        ("Does BlockBoost use neural networks?", "not in the paper: neural network"),
+        ("Does BlockBoost need GPUs?", "not in the paper: need gpus"),
+        ("Is BlockBoost trained with reinforcement learning?", None),  # "learns" is there: one word is enough
+        ("Does BlockBoost use boosting?", None),  # the abstract says so
+        ("Does BlockBoost give lower bounds on precision?", None),  # one word of it is there
+        ("What does BlockBoost use instead of neural networks?", None),  # not a yes/no question
+        ("Is BlockBoost?", None),  # nothing asked beyond the name
+    ],
+)
+def test_unsaid_property(question: str, unsaid: str | None) -> None:
+    from rag.answer.unsaid import unsaid_property
+
+    have = set(content_stems(ABSTRACT))
+    assert unsaid_property(question, "BlockBoost", question_terms(question), have) == unsaid
+
+
+@pytest.mark.slow
+def test_a_named_paper_does_not_answer_a_property_it_never_mentions(real_engine: Engine) -> None:
+    # The real model puts the question close to the paper's sentences (cosine ~0.47): before
+    # this rule, its sentences were the answer.
+    assert real_engine.ask("Does GENIE use neural networks?").refused
+    answered = real_engine.ask("Does GENIE use a preconditioner?")
+    assert not answered.refused
+    assert {c.label for c in answered.citations} == {"GENIE"}

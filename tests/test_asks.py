@@ -352,6 +352,19 @@ def test_a_number_of_the_thing_asked_is_specific_any_number_is_not() -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("We run attacks on 11 underly- ing large language models.", True),  # a PDF's line break
+        ("We run attacks on 11 underlying large language models.", True),
+        ("We run 11 attacks; the first- and second- order large language models differ.", False),
+    ],
+)
+def test_a_word_split_by_a_line_break_is_one_word(sentence: str, met: bool) -> None:
+    (need,) = needs("How many language models were attacked?", text="attacks on language models")
+    assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
     ("question", "asked"),
     [
         (

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.answer.accept import LOOSE, pool_rare_stems
-from rag.answer.names import asks_what_name_is, defines_asked_name, rare_name_stems
+from rag.answer.names import asks_what_name_is, defines_asked_name, only_as_word, rare_name_stems, unknown_names
 from rag.answer.runner_up import named_runner_up
 from rag.engine import Engine
 from rag.retrieval.retriever import Retrieval
@@ -144,3 +144,38 @@ def test_what_an_abstract_defines_is_answered_by_its_definition(fake_engine: Eng
     a = engine.ask("What is IME?")
     assert not a.refused
     assert a.citations[0].paper_id == "ac#1" and "(IME)" in a.citations[0].quote
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "only"),
+    [
+        ("DRIFT", "We adapt to concept drift. Drifting data hurts.", True),
+        ("DRIFT", "An Adaptive Method for Drifting Data", True),  # a title's capital is no name
+        ("DRIFT", "We propose flows for regression (DRIFT).", False),
+        ("LORA", "We fine-tune with LoRA adapters.", False),  # mixed case: the name
+        ("DRIFT", "No such word here.", False),  # not written at all: `unknown_names` says so
+        ("Drift", "concept drift", False),  # not an all-caps name
+    ],
+)
+def test_only_as_word(name: str, text: str, only: bool) -> None:
+    assert only_as_word(name, text) is only
+
+
+DRIFTING = [
+    "Concept drift breaks deployed classifiers. Our detectors stand watch for drift and adapt to "
+    "the drift with a sliding window whose size follows the drift.",
+    "Data drift in streams is common. Our drift test flags drift within a few samples.",
+    "Neural networks can represent classical statistical models. Regression with inverse flow "
+    "transformations (DRIFT) stands in for them on survival outcomes.",
+]
+
+
+def test_an_all_caps_name_is_not_the_word_other_papers_use(fake_engine: Engine, tmp_path: Path) -> None:
+    engine = with_papers(fake_engine, tmp_path / "dr", "dr", DRIFTING)
+    assert unknown_names("What does DRIFT stand for?", DRIFTING[0]) == ["DRIFT"]
+    # Only asked what it is: elsewhere an all-caps name is often another paper's label.
+    assert unknown_names("Setting DRIFT aside, what does the other one adapt?", DRIFTING[0]) == []
+    a = engine.ask("What does DRIFT stand for?")
+    assert {c.paper_id for c in a.citations} == {"dr#3"}
+    assert "(DRIFT)" in a.answer.split("[1]")[0]
+    assert engine.retriever.snapshot.papers["dr#3"].label != "DRIFT"  # as in a real abstract: not its label

@@ -103,12 +103,30 @@ def _spelled_out(acronym: str, words: list[str]) -> bool:
     return len(letters) >= 2 and letters in initials
 
 
+_CAPS = re.compile(r"[A-Z]{3,}")
+
+
+def only_as_word(name: str, text: str) -> bool:
+    """An all-caps name the text writes only as an ordinary word: "DRIFT" in an abstract on
+    "drifting data" (or a title's "Drifting") that never writes "DRIFT". The capitals make it
+    a name (a paper's coined acronym); the word is not that name. "LoRA" is the name "LORA"."""
+    if not _CAPS.fullmatch(name):
+        return False
+    seen = [m.group(0) for m in re.finditer(re.escape(name), text, re.I)]
+    return bool(seen) and all(w.islower() or (w[0].isupper() and w[1:].islower()) for w in seen)
+
+
 def unknown_names(question: str, text: str) -> list[str]:
     """Names in the question (acronyms, mixed case, digits: "CIFAR-10", "ImageNet", "SQL")
-    that the paper's text never uses, spelled out or not. A paper that never names the
+    that the paper's text never uses, spelled out or not (asked what it is, a name in capitals
+    that the text writes only as a word: `only_as_word`). A paper that never names the
     dataset, model or tool a question is about does not answer it, however close its topic."""
     squashed = squash(text)
     words = re.findall(r"[a-z0-9]+", text.lower())
+    # Only a question asking what the name is holds its capitals to the paper: elsewhere an
+    # all-caps name is often another indexed paper's label ("Setting FAST aside, what does the
+    # other one …?"), which the paper answering need not write in capitals.
+    what_name = asks_what_name_is(question)
     out = []
     found = [m.group(0) for m in NAME.finditer(question)] + [m.group(0) for m in _PROPER.finditer(question)]
     for name in found:
@@ -116,7 +134,11 @@ def unknown_names(question: str, text: str) -> list[str]:
         # "LLM-driven", "GPT-style": the name is the part before a lowercase suffix.
         name = re.sub(r"-[a-z][a-z-]*$", "", name)
         key = squash(name)
-        if len(key) < 2 or key in squashed or (key.endswith("s") and key[:-1] in squashed):
+        if len(key) < 2:
+            continue
+        if (key in squashed or (key.endswith("s") and key[:-1] in squashed)) and not (
+            what_name and only_as_word(name, text)
+        ):
             continue
         if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
             continue

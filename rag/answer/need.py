@@ -48,13 +48,20 @@ def any_of(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
 NEAR_WORDS = 4  # words between a thing and what is asked of it ("8 different tasks")
 
 
+# A word a PDF's line break split with a hyphen ("underly- ing", "employ- ing"): the second part
+# is a suffix, so it is one word ("first- and second-order" is two).
+_LINE_BREAK_HYPHEN = re.compile(
+    r"(?<=[a-z])- (?=(?:ing|ings|ed|ly|ity|ities|tion|tions|sion|sions|ment|ments|ness|able|ible|ive|ous|al|ize|ise)\b)"
+)
+
+
 def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str]) -> Callable[[str], bool]:
     """A token passing `test` within `NEAR_WORDS` words of `noun` ("6,658 questions", "two
     algorithms, PDI-CP and JDI-CP"); `token` says what a word is."""
     stems = set(content_stems(noun))
 
     def check(sentence: str) -> bool:
-        tokens = token.findall(sentence)
+        tokens = token.findall(_LINE_BREAK_HYPHEN.sub("", sentence))
         at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
         at_test = [i for i, t in enumerate(tokens) if test(t)]
         return any(abs(i - j) <= NEAR_WORDS for i in at_noun for j in at_test)

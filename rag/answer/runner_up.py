@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from rag.answer.accept import Accepted, Bar, accept, pool_rare_stems
-from rag.answer.names import NAME_MAX_PAPERS, asks_what_name_is, unknown_names
+from rag.answer.names import NAME_MAX_PAPERS, asks_what_name_is, only_as_word, unknown_names
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import squash
@@ -81,6 +81,11 @@ def named_runner_up(
         pid
         for pid, text in snap.squashed.items()
         if all(k in text for k in keys) and all(s in stems.get(pid, ()) for s in rare)
+    }
+    # "DRIFT" is not written by the many abstracts on drift: only by those writing it in capitals.
+    papers = snap.papers
+    having = {
+        pid for pid in having if not any(only_as_word(n, f"{papers[pid].abstract} {papers[pid].label}") for n in names)
     }
     if r.hits[0].paper_id in having or not 0 < len(having) <= NAME_MAX_PAPERS:
         return []

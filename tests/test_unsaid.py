@@ -1,11 +1,14 @@
 """A yes/no question about one paper asks about a property its abstract never mentions
 (rag.answer.unsaid.unsaid_property)."""
 
+from pathlib import Path
+
 import pytest
 
 from rag.answer.selection import question_terms
 from rag.engine import Engine
 from rag.text.normalize import content_stems
+from tests.conftest import SMALL, with_papers
 
 ABSTRACT = (
     "We introduce BlockBoost, a boosting method that learns compact binary hash codes for record "
@@ -40,3 +43,23 @@ def test_a_named_paper_does_not_answer_a_property_it_never_mentions(real_engine:
     answered = real_engine.ask("Does GENIE use a preconditioner?")
     assert not answered.refused
     assert {c.label for c in answered.citations} == {"GENIE"}
+
+
+def test_a_refusal_says_which_words_the_named_paper_never_uses(fake_engine: Engine, tmp_path: Path) -> None:
+    engine = with_papers(fake_engine, tmp_path / "c", "c", [*SMALL, ABSTRACT])
+    a = engine.ask("Does BlockBoost use neural networks?")
+    assert a.refused
+    assert a.note == "The abstract of BlockBoost never uses “neural” or “networks”."
+    assert (
+        engine.ask("Is BlockBoost evaluated on video?").note
+        == "The abstract of BlockBoost never uses “evaluated” or “video”."
+    )
+    assert engine.ask("Does anything here use quantum annealing?").note is None  # about no one paper
+    followup = engine.ask(
+        "Does it need GPUs?",
+        history=[
+            {"role": "user", "content": "What is BlockBoost?"},
+            {"role": "assistant", "content": "BlockBoost is a boosting method."},
+        ],
+    )
+    assert followup.refused and followup.note == "The abstract of BlockBoost never uses “need” or “GPUs”."

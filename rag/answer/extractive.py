@@ -17,6 +17,7 @@ from rag.answer.language import language_note
 from rag.answer.question import check_question
 from rag.answer.references import compared, compares, may_ask_of_each
 from rag.answer.runner_up import named_runner_up, near_tie
+from rag.answer.unsaid import unsaid_note
 from rag.index.title_refs import SHARED_MAX
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.types import Answer, Closest, Query, SentenceCheck, Source
@@ -68,6 +69,8 @@ def answer(query: Query, retriever: Retriever) -> Answer:
             a.note = _same_name_note(focus.namesakes, retriever)
         if query.explain:
             a.explain = why + (a.explain or [])
+        if a.refused:
+            a.note = unsaid_note(query.question, focus.papers, retriever.snapshot) or a.note
         a.note = language_note(query.question, a.note)  # English-only corpus and model: say so
         a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return a

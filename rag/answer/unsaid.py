@@ -4,8 +4,15 @@ yes/no question about a property the paper's abstract never mentions."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from rag.answer.names import acronym_stems
+from rag.answer.selection import question_terms
+from rag.corpus.label import display_label
 from rag.text.normalize import content_stems
+
+if TYPE_CHECKING:
+    from rag.index.snapshot import Snapshot
 
 _COMPOUND = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+\b")
 _SEAM = r"(?:\s+|\s*[-\u2010-\u2015]+\s*)"  # a space, hyphen, or en/em dash ("Lomb--Scargle")
@@ -35,10 +42,38 @@ def unsaid_property(question: str, label: str, terms: list[str], have: set[str] 
     when not one of its words is in the paper: "Does BlockBoost use neural networks?" of a
     boosting method's abstract that never writes "neural" or "network". The abstract cannot
     confirm or deny it, and its sentences about the paper would read as an answer."""
+    asked = _unsaid_stems(question, label, terms, have)
+    return f"not in the paper: {' '.join(asked)}" if asked else None
+
+
+def unsaid_words(question: str, label: str, terms: list[str], have: set[str] | frozenset[str]) -> list[str]:
+    """The question's words for that property, as the user wrote them ("neural", "networks"),
+    for the note on the refusal; [] when the property is not unsaid."""
+    asked = set(_unsaid_stems(question, label, terms, have))
+    found = [w for w in re.findall(r"[\w-]+", question) if asked & set(content_stems(w))]
+    return list(dict.fromkeys(found))
+
+
+def _unsaid_stems(question: str, label: str, terms: list[str], have: set[str] | frozenset[str]) -> list[str]:
     if not _YES_NO.match(question):
-        return None
+        return []
     name = set(content_stems(label))
     asked = [t for t in terms if t not in name]
-    if not asked or any(t in have for t in asked):
+    return [] if not asked or any(t in have for t in asked) else asked
+
+
+def unsaid_note(question: str, focus: list[str], snap: Snapshot) -> str | None:
+    """On a refused yes/no question about one paper (discussed, or the one the question names),
+    the words of the asked property that its abstract never uses, so the refusal says what
+    was checked: "The abstract of GENIE never uses “neural” or “networks”."."""
+    pids = focus or sorted(p for p in snap.named_in(question) if p in snap.papers)
+    if len(pids) != 1:
         return None
-    return f"not in the paper: {' '.join(asked)}"
+    p = snap.papers[pids[0]]
+    have = set(snap.vocabulary.paper_stems.get(p.paper_id, set()))
+    have |= written_apart(question, p.abstract) | acronym_stems(question, p.abstract)
+    words = [f"“{w}”" for w in unsaid_words(question, p.label, question_terms(question), have)]
+    if not words:
+        return None
+    listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return f"The abstract of {display_label(p.label, p.title)} never uses {listed}."

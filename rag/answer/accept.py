@@ -55,7 +55,7 @@ class Bar:
             return False
         if f.answerable() and (not self.strong or _clearly(f, question, label)):
             return True
-        if not multi and f.answerable_as_named() and (f.named or _names(question, label)):
+        if not multi and f.answerable_as_named() and (f.named or writes_name(question, label)):
             return True
         # "Summarize X", "Explain X in one sentence": every abstract says what its paper is; and
         # "What is WQRM?" is answered where an abstract defines that rare name.
@@ -204,11 +204,7 @@ def _evidence(ranking: Ranking | None, *, one: bool, multi: bool) -> tuple[list[
 
 def _clearly(f: Features, question: str, label: str) -> bool:
     """A paper answers clearly: its best sentence is close, or the question names it."""
-    return f.cosine >= WEAK_COSINE or _names(question, label)
-
-
-def _names(question: str, label: str) -> bool:
-    return writes_name(question, label)
+    return f.cosine >= WEAK_COSINE or writes_name(question, label)
 
 
 def near_best(run: Accepted) -> Accepted:

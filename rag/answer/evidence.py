@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from rag.answer.asks import needs
 from rag.answer.facets import missing_facets
-from rag.answer.names import acronym_stems, unknown_names
+from rag.answer.names import unknown_names
 from rag.answer.overview import subject
 from rag.answer.selection import question_terms
-from rag.answer.unsaid import unsaid_property, written_apart
+from rag.answer.unsaid import other_forms, unsaid_property
 from rag.index.vocabulary import Vocabulary, phrases
 from rag.text.normalize import fold, writes_name
 from rag.types import Hit
@@ -249,8 +249,8 @@ def features(
     terms = question_terms(question)
     if attainable is not None and any(t in attainable for t in terms):
         terms = [t for t in terms if t in attainable]
-    other_forms = written_apart(question, paper_text) | acronym_stems(question, paper_text)
-    covered = coverage(terms, hit.paper_id, vocab, other_forms)
+    apart = other_forms(question, paper_text)
+    covered = coverage(terms, hit.paper_id, vocab, apart)
     have = vocab.paper_stems.get(hit.paper_id, set())
     asked = (subject(question, about=True) or question) if overview else question
     asks = needs(asked, label=hit.label, text=paper_text)
@@ -264,7 +264,7 @@ def features(
     if missing is None and all(kinds):
         missing = f"not in the paper: {kinds[0][0]}"
     if missing is None and not overview and (followup or named or writes_name(question, hit.label)):
-        missing = unsaid_property(question, hit.label, terms, have | other_forms)
+        missing = unsaid_property(question, hit.label, terms, have | apart)
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * covered

@@ -33,6 +33,12 @@ def written_apart(question: str, text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def other_forms(question: str, text: str) -> frozenset[str]:
+    """Stems of the question's words that the text writes in another form: a hyphenated word
+    written apart, or words written as their acronym."""
+    return written_apart(question, text) | acronym_stems(question, text)
+
+
 # "Does X use …?", "Is X …?", "Can it …?": the question asks whether the paper has a property.
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|can|could|has|have|will|would)\b", re.I)
 
@@ -71,7 +77,7 @@ def unsaid_note(question: str, focus: list[str], snap: Snapshot) -> str | None:
         return None
     p = snap.papers[pids[0]]
     have = set(snap.vocabulary.paper_stems.get(p.paper_id, set()))
-    have |= written_apart(question, p.abstract) | acronym_stems(question, p.abstract)
+    have |= other_forms(question, p.abstract)
     words = [f"“{w}”" for w in unsaid_words(question, p.label, question_terms(question), have)]
     if not words:
         return None

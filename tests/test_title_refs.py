@@ -116,6 +116,46 @@ def test_title_names(text: str, expected: list[str]) -> None:
     assert titles.referenced(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # every word of a title of four or more, in any order and form
+        ("Can agnostic multi-robust learning be done with only an ERM oracle?", ["r"]),
+        ("Is ERM enough for multi-robust learning in the agnostic case?", ["r"]),
+        ("What does deep streaming view clustering assume?", ["v"]),
+        ("Which papers use sparse long-context attention?", []),  # a title of three words
+        ("Can agnostic robust learning be done with ERM?", []),  # "multi-robust" is another word
+        ("Agnostic multi-robust learning: what is known?", []),  # one word short
+        # two titles both held: which one is unknown
+        ("Submodular maximization with linear bandit feedback and logarithmic regret, unconstrained", []),
+    ],
+)
+def test_every_word_of_a_title(text: str, expected: list[str]) -> None:
+    titles = TitleIndex(
+        {
+            "r": _paper("r", "Agnostic Multi-Robust Learning using ERM"),
+            "v": _paper("v", "Deep Streaming View Clustering"),
+            "a": _paper("a", "Sparse Long-Context Attention"),
+            "s1": _paper("s1", "Linear Submodular Maximization with Bandit Feedback"),
+            "s2": _paper("s2", "Logarithmic Regret for Unconstrained Submodular Maximization"),
+        }
+    )
+    assert titles.referenced(text) == expected
+
+
+def test_a_title_of_common_words_is_no_name() -> None:
+    """Every word of "From Learning to Optimize to Learning Optimization Algorithms" is common
+    (three distinct ones, too): a question on learned optimizers names no paper."""
+    papers = {
+        "o": _paper("o", "From Learning to Optimize to Learning Optimization Algorithms"),
+        "g": _paper("g", "Convergence of Learned Optimization Algorithms"),
+    }
+    df = {"learn": 50, "optim": 50, "algorithm": 50, "converg": 50}
+    question = "Do learned optimization algorithms provably converge?"
+    assert TitleIndex(papers, df).referenced(question) == []
+    assert TitleIndex(papers).referenced(question) == ["g"]  # no frequencies: no word is common
+
+
 # Two titles with the same name ("Mind the Gap: …" twice): `shared` groups them (tests/test_same_name.py).
 SHARED = TitleIndex(
     {

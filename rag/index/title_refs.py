@@ -28,6 +28,18 @@ SHARED_MAX = 3
 # the field ("LLM Reasoners: …" and a question on "LLM reasoning"), named only as written.
 COMMON_SHARE = 0.01
 COMMON_MIN = 3
+# A title of this many content words, every one of them in the text (any order, any form), is
+# named by it: "Can agnostic multi-robust learning be done with an ERM oracle?" names "Agnostic
+# Multi-Robust Learning using ERM", which ranked second at 2,416 papers after a paper on ERM
+# oracles. Distinct words, one of them not common (`COMMON_SHARE`): shorter titles, or titles of
+# common words ("From Learning to Optimize to Learning Optimization Algorithms"), are phrases of
+# the field a question on its topic writes.
+EVERY_WORD_MIN = 4
+
+
+def word_stems(text: str) -> list[str]:
+    """One content stem per word, a hyphenated word as one ("multi-robust")."""
+    return [s[0] for w in re.findall(r"[\w$-]+", text) if (s := content_stems(w))]
 
 
 class TitleIndex:
@@ -51,6 +63,13 @@ class TitleIndex:
                 heads.setdefault(head, set()).add(pid)
                 if df is not None and all(s in self.common for s in head):
                     self.written[head] = " ".join(name.lower().split())
+        # Titles of `EVERY_WORD_MIN` words or more, each under one of its stems (any one: a text holding
+        # the title holds them all).
+        self.word_sets: dict[str, list[tuple[frozenset[str], str]]] = {}
+        for pid, p in papers.items():
+            ws = frozenset(word_stems(p.title or ""))
+            if len(ws) >= EVERY_WORD_MIN and ws - self.common:
+                self.word_sets.setdefault(min(ws), []).append((ws, pid))
         # By first stem; a name two titles share names neither alone (`shared`).
         self.heads: dict[str, dict[tuple[str, ...], set[str]]] = {}
         for head, pids in heads.items():
@@ -76,6 +95,7 @@ class TitleIndex:
         # "the X paper" as a whole: its first words are the ones that tell it from others
         # ("the social-media LLM benchmark paper" is not any "LLM benchmark" paper).
         groups += [self._holders([m.group(1).split()]) for m in _BEFORE.finditer(text)]
+        groups.append(self._every_word(text))
         return [list(g) for g in dict.fromkeys(tuple(g) for g in groups if g)]
 
     def _by_head(self, text: str) -> list[list[str]]:
@@ -91,6 +111,11 @@ class TitleIndex:
                 ):
                     out.append(sorted(pids))
         return out
+
+    def _every_word(self, text: str) -> list[str]:
+        """The papers every word of whose (long enough) title the text uses."""
+        ws = set(word_stems(text))
+        return sorted(pid for w in ws for title, pid in self.word_sets.get(w, []) if title <= ws)
 
     def _holders(self, phrases: list[list[str]]) -> list[str]:
         """The papers whose titles hold every content word of the longest phrase any title

@@ -8,12 +8,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.answer.accept import LOOSE, pool_rare_stems
-from rag.answer.names import asks_what_name_is, defines_asked_name, only_as_word, rare_name_stems, unknown_names
+from rag.answer.names import (
+    asks_what_name_is,
+    defines_asked_name,
+    only_as_word,
+    rare_name_stems,
+    unknown_names,
+    writes_in_capitals,
+)
 from rag.answer.runner_up import named_runner_up
 from rag.engine import Engine
 from rag.retrieval.retriever import Retrieval
 from rag.types import Query
-from tests.conftest import with_papers
+from tests.conftest import with_papers, with_records
 
 
 @pytest.mark.parametrize(
@@ -179,3 +186,52 @@ def test_an_all_caps_name_is_not_the_word_other_papers_use(fake_engine: Engine, 
     assert {c.paper_id for c in a.citations} == {"dr#3"}
     assert "(DRIFT)" in a.answer.split("[1]")[0]
     assert engine.retriever.snapshot.papers["dr#3"].label != "DRIFT"  # as in a real abstract: not its label
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "writes"),
+    [
+        ("ARM", "We lift x86, ARM, and RISC-V binaries.", True),
+        ("ARM", "An Adaptive Residual Module (ARM) and its ARMs.", True),
+        ("ARM", "Fitting linear models to data.", False),  # only inside other words, squashed
+        ("ARM", "The best arm of a bandit; every Arm is pulled.", False),  # only as a word
+        ("ARM", "ARMA models of time series.", False),  # part of another name
+        ("LoRA", "lora adapters", True),  # not all in capitals: not asked of
+    ],
+)
+def test_writes_in_capitals(name: str, text: str, writes: bool) -> None:
+    assert writes_in_capitals(name, text) is writes
+
+
+def test_a_capitalised_name_is_rare_as_written() -> None:
+    """ "arm" is in hundreds of bandit abstracts; "ARM" written in capitals in one."""
+    text = "We design the Adaptive Residual Module (ARM) for small targets."
+    df = {"arm": 300}
+    assert not defines_asked_name("What is ARM?", text, df)
+    assert defines_asked_name("What is ARM?", text, df, {"ARM": 1})
+    assert not defines_asked_name("What is ARM?", text, df, {"ARM": 5})  # many write it so
+
+
+ARMS = [
+    *(
+        f"We study best arm identification in {kind} bandits with linear models of the reward. "
+        "Each arm yields a reward, and the learner pulls one arm per round to find the best arm."
+        for kind in ("linear", "contextual", "dueling", "restless", "combinatorial", "fixed-budget", "sleeping")
+    ),
+    "Binary lifting is hard. Our neural lifter translates x86, ARM, and RISC-V assembly to compiler IR.",
+    "Small targets vanish in deep layers. We design an Adaptive Residual Module (ARM) that keeps "
+    "their position information.",
+]
+
+
+def test_a_name_no_retrieved_paper_writes_is_looked_up(fake_engine: Engine, tmp_path: Path) -> None:
+    """ "What is ARM?" when every retrieved paper is on bandit arms (and "linear models" squashed
+    holds "arm"): the paper that defines the name answers, not the one that only uses it."""
+    # Titles, as real records give them: a paper's label is then not the acronym it defines.
+    titles = [*(f"Bandits {i}" for i in range(7)), "A Neural Lifter", "TinyDet: Finding Small Targets"]
+    meta = [{"paper_id": f"arm#{i + 1}", "title": t} for i, t in enumerate(titles)]
+    engine = with_records(fake_engine, tmp_path / "arm", "arm", ARMS, meta)
+    assert "ARM" not in {p.label for p in engine.retriever.snapshot.papers.values()}
+    a = engine.ask("What is ARM?")
+    assert not a.refused
+    assert {c.paper_id for c in a.citations} == {"arm#9"}

@@ -175,7 +175,8 @@ def _judge(
         known=how.known,
         named=by_title,
         overview=about,
-        defined=not how.multi and defines_asked_name(question, paper.abstract, snap.vocabulary.df),
+        defined=not how.multi
+        and defines_asked_name(question, paper.abstract, snap.vocabulary.df, snap.vocabulary.capitals),
         rare_stems=how.rare,
     )
     return ev, f

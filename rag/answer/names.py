@@ -70,19 +70,23 @@ def defining_pattern(name: str) -> re.Pattern[str]:
     )
 
 
-def defines_asked_name(question: str, text: str, df: Mapping[str, int]) -> bool:
+def defines_asked_name(
+    question: str, text: str, df: Mapping[str, int], capitals: Mapping[str, int] | None = None
+) -> bool:
     """ "What is WQRM?": `text` defines the name asked about ("Writing Quality Reward Models
     (WQRM)"), a name at most `NAME_MAX_PAPERS` abstracts use. Such a name is the paper's own
-    as much as its label is, however far its letters are from anything the embedding knows."""
+    as much as its label is, however far its letters are from anything the embedding knows.
+    An all-caps name is counted as written in capitals (`capitals`: "ARM" against the many
+    abstracts on bandit "arms")."""
     name = asked_name(question, df)
     if name is None:
         return False
-    stems = content_stems(name)
-    return (
-        bool(stems)
-        and all(df.get(s, 0) <= NAME_MAX_PAPERS for s in stems)
-        and bool(defining_pattern(name).search(text))
-    )
+    if capitals is not None and _CAPS.fullmatch(name):
+        rare = 0 < capitals.get(name, 0) <= NAME_MAX_PAPERS
+    else:
+        stems = content_stems(name)
+        rare = bool(stems) and all(df.get(s, 0) <= NAME_MAX_PAPERS for s in stems)
+    return rare and bool(defining_pattern(name).search(text))
 
 
 def rare_name_stems(question: str, df: Mapping[str, int]) -> list[str]:
@@ -114,6 +118,15 @@ def only_as_word(name: str, text: str) -> bool:
         return False
     seen = [m.group(0) for m in re.finditer(re.escape(name), text, re.I)]
     return bool(seen) and all(w.islower() or (w[0].isupper() and w[1:].islower()) for w in seen)
+
+
+def writes_in_capitals(name: str, text: str) -> bool:
+    """The text writes an all-caps name as a word in capitals ("ARM", "ARMs"), not only inside
+    other words ("linear models" squashed holds "arm") or as an ordinary word (`only_as_word`).
+    A name not all in capitals: True."""
+    if not _CAPS.fullmatch(name):
+        return True
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}s?(?![A-Za-z0-9])", text) is not None
 
 
 def unknown_names(question: str, text: str) -> list[str]:

@@ -10,7 +10,13 @@ from dataclasses import replace
 import numpy as np
 
 from rag.answer.accept import Accepted, Bar, accept, pool_rare_stems
-from rag.answer.names import NAME_MAX_PAPERS, asks_what_name_is, only_as_word, unknown_names
+from rag.answer.names import (
+    NAME_MAX_PAPERS,
+    asks_what_name_is,
+    defines_asked_name,
+    unknown_names,
+    writes_in_capitals,
+)
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import squash
@@ -82,14 +88,25 @@ def named_runner_up(
         for pid, text in snap.squashed.items()
         if all(k in text for k in keys) and all(s in stems.get(pid, ()) for s in rare)
     }
-    # "DRIFT" is not written by the many abstracts on drift: only by those writing it in capitals.
+    # "DRIFT" is not written by the many abstracts on drift, nor "ARM" by those on "linear
+    # models": only by those writing it in capitals.
     papers = snap.papers
     having = {
-        pid for pid in having if not any(only_as_word(n, f"{papers[pid].abstract} {papers[pid].label}") for n in names)
+        pid
+        for pid in having
+        if all(writes_in_capitals(n, f"{papers[pid].abstract} {papers[pid].label}") for n in names)
     }
     if r.hits[0].paper_id in having or not 0 < len(having) <= NAME_MAX_PAPERS:
         return []
     h = next((h for h in r.hits[1:] if h.paper_id in having), None)
+    if h is None:  # "What is ARM?" among hundreds of bandit papers on "arms": looked up by name,
+        # the paper that defines it first ("… Module (ARM)", not a compiler paper's "x86, ARM")
+        found = retriever.retrieve(query.question, top_k=len(having), papers=sorted(having)).hits
+        vocab = snap.vocabulary
+        found.sort(
+            key=lambda x: not defines_asked_name(query.question, papers[x.paper_id].abstract, vocab.df, vocab.capitals)
+        )
+        h = found[0] if found else None
     if h is None:
         return []
     won = accept(

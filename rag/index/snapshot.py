@@ -246,8 +246,9 @@ class Snapshot:
 
 def named_papers(question: str, labels: dict[str, str]) -> set[str]:
     """Papers whose label appears in the question as a whole word (case-sensitive)."""
-    out = set()
-    for pid, label in labels.items():
-        if len(label) >= 3 and writes_name(question, label):
-            out.add(pid)
-    return out
+    folded = fold(question)  # a label not in the text at all is most of them: skipped cheaply
+    return {
+        pid
+        for pid, label in labels.items()
+        if len(label) >= 3 and fold(label) in folded and writes_name(question, label)
+    }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from functools import cached_property
 
 from rag.text.normalize import content_stems
 from rag.types import Paper
@@ -19,6 +20,7 @@ class Vocabulary:
         """`stems`: each paper's stems and phrases as computed before (persisted with the
         snapshot's arrays: stemming thousands of abstracts costs a cold start ~0.7 s)."""
         self.n = max(1, len(papers))
+        self._papers = papers
         self.df: dict[str, int] = {}
         self.paper_stems: dict[str, set[str]] = {}
         self.paper_phrases: dict[str, set[str]] = {}
@@ -30,6 +32,16 @@ class Vocabulary:
             for s in terms:
                 self.df[s] = self.df.get(s, 0) + 1
 
+    @cached_property
+    def capitals(self) -> dict[str, int]:
+        """How many abstracts write each all-caps word ("ARM", "ARMs") in capitals: a coined
+        acronym that is also an ordinary word ("arm") is rare as written, not as a stem."""
+        out: dict[str, int] = {}
+        for p in self._papers.values():
+            for w in {m.group(1) for m in _CAPITALS.finditer(p.abstract)}:
+                out[w] = out.get(w, 0) + 1
+        return out
+
     def common(self, stem: str, share: float) -> bool:
         """Used by more than `share` of the indexed papers."""
         return self.df.get(stem, 0) > share * self.n
@@ -38,6 +50,7 @@ class Vocabulary:
         return math.log((self.n + 1) / (self.df.get(stem, 0) + 0.5))
 
 
+_CAPITALS = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,})s?(?![A-Za-z0-9])")
 _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"]+")
 
 

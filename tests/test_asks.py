@@ -365,6 +365,21 @@ def test_a_word_split_by_a_line_break_is_one_word(sentence: str, met: bool) -> N
 
 
 @pytest.mark.parametrize(
+    ("question", "sentence", "met"),
+    [
+        ("How many language models were evaluated?", "We evaluate six LLMs on three tasks.", True),
+        ("How many graph neural networks were compared?", "We compare 12 GNNs.", True),
+        ("How many language models were evaluated?", "We evaluate six GPUs.", False),  # not its initials
+        # one word gives one initial: "models" alone is not read into "LLMs"
+        ("How many models were evaluated?", "We evaluate 12 LLMs.", False),
+    ],
+)
+def test_a_counted_thing_written_as_its_acronym(question: str, sentence: str, met: bool) -> None:
+    (need,) = needs(question, text="language models, graph neural networks and methods")
+    assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
     ("question", "asked"),
     [
         (

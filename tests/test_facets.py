@@ -27,6 +27,11 @@ LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely ch
         ("Which pruning method for large language models?", LLM_PAPER, []),  # "LLMs"
         ("Which pruning method for language models?", IMAGE_PAPER, ["language models"]),
         ("Is it a Bayesian method for tabular data?", LLM_PAPER, ["tabular data", "Bayesian methods"]),
+        ("What do diffusion models gain?", "Across the suite, diffusions offer better stability.", []),  # plural
+        ("Does it extend posterior sampling to many objectives?", "We extend Thompson Sampling.", []),
+        ("Does it run on quantum hardware?", IMAGE_PAPER, ["quantum computing"]),
+        ("Which qubits are used?", IMAGE_PAPER, ["quantum computing"]),
+        ("Which labels supervise quantum Hamiltonians?", "Trace quantities of Hamiltonians.", []),  # physics
         ("What is the imaginary part?", IMAGE_PAPER, []),  # not "image"
         ("Which sound theory does it rest on?", LLM_PAPER, []),  # "sound" is no audio
         ("What speedup does it report?", IMAGE_PAPER, []),  # names no facet

@@ -81,9 +81,18 @@ _FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", 
 _NUMBER_TOKEN = re.compile(r"[\w.,%-]+")
 
 
-def _number_near(noun: str) -> Callable[[str], bool]:
-    """A number within a few words of `noun` ("6,658 questions", "saves over 6 months")."""
-    return near(noun, lambda t: _HAS_NUMBER.search(t) is not None, _NUMBER_TOKEN)
+def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
+    """A number within a few words of `noun` ("6,658 questions", "saves over 6 months"), or of
+    an acronym for the question's words for it ("how many language models": "six LLMs")."""
+    return near(noun, lambda t: _HAS_NUMBER.search(t) is not None, _NUMBER_TOKEN, _initials(question, noun))
+
+
+def _initials(question: str, noun: str) -> str:
+    """The initials of "how many <modifiers> <noun>" ("language models": "LM")."""
+    for m in _HOW_MANY.finditer(question):
+        if m.group(1) == noun:
+            return "".join(w[0] for w in m.group(0).split()[2:]).upper()
+    return ""
 
 
 # "which three kinds of …", "what are the four stages": a list of that many things is asked
@@ -187,7 +196,7 @@ def number_needs(question: str, text: str) -> list[Need]:
     if _asks_number_first(question):
         asked = _quantities(question)
         nouns = [n for n in asked if mentions(n)(text)] if text else []
-        found = [Need(f"a number of {n}", _number_near(n), specific=True) for n in nouns]
+        found = [Need(f"a number of {n}", _number_near(n, question), specific=True) for n in nouns]
         if not found and text and any(_RIVAL_ASK.match(n) for n in asked):
             found = _rivals_need(text)
         if not found:

@@ -30,10 +30,12 @@ _GROUPS: dict[str, str] = {
     "reinforcement learning": r"reinforcement|rl|rlhf|mdps?|markov decision\w*|rewards?|polic(?:y|ies)",
     "continual learning": r"continual\w*|lifelong|incremental\w*|forgetting",
     "federated learning": r"federated|clients?",
-    "diffusion models": r"diffusion|score-based|denois\w*",
+    "diffusion models": r"diffusions?|score-based|denois\w*",
     "language models": r"(?:m|v)?llms?|lms?|language models?|gpt\S*|chatgpt|chatbots?|llama\S*",
-    "Bayesian methods": r"bayes\w*|posteriors?",
-    "quantum computing": r"quantum",
+    "Bayesian methods": r"bayes\w*|posteriors?|thompson",  # Thompson sampling samples the posterior
+    # Computing, not physics: "quantum Hamiltonians" of materials is no question about quantum computers.
+    "quantum computing": r"quantum[- ](?:comput\w*|circuits?|devices?|hardware|processors?|annealers?|algorithms?"
+    r"|machine[- ]learning|neural[- ]networks?|kernels?|advantage|error[- ]correction)|qubits?",
     # Settings and guarantees a theory paper states when it covers them.
     "non-convex settings": r"non[- ]?convex",
     "function approximation": r"function approximat\w*",

@@ -55,14 +55,22 @@ _LINE_BREAK_HYPHEN = re.compile(
 )
 
 
-def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str]) -> Callable[[str], bool]:
+def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str], initials: str = "") -> Callable[[str], bool]:
     """A token passing `test` within `NEAR_WORDS` words of `noun` ("6,658 questions", "two
-    algorithms, PDI-CP and JDI-CP"); `token` says what a word is."""
+    algorithms, PDI-CP and JDI-CP"); `token` says what a word is. `initials`: those of the
+    question's words for the thing (two or more: "language models" is "LM"); a plural acronym
+    ending in them names it too ("six LLMs")."""
     stems = set(content_stems(noun))
+
+    def named(t: str) -> bool:
+        if stems & set(content_stems(t)):
+            return True
+        t = t.rstrip(".,")
+        return len(initials) >= 2 and re.fullmatch(r"[A-Z]{2,}s", t) is not None and t[:-1].endswith(initials)
 
     def check(sentence: str) -> bool:
         tokens = token.findall(_LINE_BREAK_HYPHEN.sub("", sentence))
-        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
+        at_noun = [i for i, t in enumerate(tokens) if named(t)]
         at_test = [i for i, t in enumerate(tokens) if test(t)]
         return any(abs(i - j) <= NEAR_WORDS for i in at_noun for j in at_test)
 

@@ -35,6 +35,11 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         ("However, such approaches have shown limited success so far.", True),
         ("That is, the analysis prompts scaling parameters for each loop.", True),
         ("They fail on long inputs.", True),
+        ("In such domains, labelled data may be scarce or expensive to obtain.", True),
+        ("Each such pair is provided as a single in-context example at inference time.", True),
+        ("In this work, we study attention under label noise.", False),  # the paper, not the sentence before
+        ("In practice, views arrive over time.", False),
+        ("For all tasks we report accuracy.", False),
         ("We isolate memorization during training.", False),
         ("Thisness is not a word we use.", False),
         # long enough to say its own subject

@@ -48,6 +48,9 @@ POSITION_WEIGHT = 0.3
 CONTEXT_WORDS = 20
 _REFERS_BACK = re.compile(
     r"^(?:(?:however|thus|therefore|hence|moreover|furthermore|in particular|that is|yet|but|and|so)\b,?\s+)?"
+    # "In such domains, …", "For these tasks, …", "Each such pair …": the subject is still the
+    # one the sentence before names ("In this work, …" names the paper).
+    r"(?:(?:in|for|on|under|with|across|from|at|each|all|both)\s+(?!this\s+(?:work|paper|study|article)\b))?"
     r"(?:this|these|that|those|such|it|they|its|their)\b",
     re.I,
 )

@@ -448,6 +448,8 @@ BEATS = "Our method outperforms 12 state-of-the-art clustering methods on five d
         ("How many competitors does it outperform?", BEATS, True),
         ("How many baselines does it beat?", "We study 12 clustering methods.", False),  # no comparison
         ("How many baselines does it beat?", "It outperforms strong methods by a wide margin.", False),  # no count
+        # a PDF's line breaks inside words: one word each
+        ("How many baselines does it beat?", "It beats 9 heavi- ly tun- ed competing methods.", True),
     ],
 )
 def test_baselines_are_counted_as_the_methods_beaten(question: str, sentence: str, answered: bool) -> None:

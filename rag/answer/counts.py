@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import ask_clause
-from rag.answer.need import NEAR_WORDS, Need, all_of, any_of, matches, mentions, near, never
+from rag.answer.need import NEAR_WORDS, Need, all_of, any_of, matches, mentions, near, never, rejoined
 from rag.text.normalize import content_stems
 
 # A wh-phrase headed by one of these asks for papers, not for a quantity or a paper's things.
@@ -181,7 +181,7 @@ def _rivals_need(text: str) -> list[Need]:
 
 def _rivals_counted(sentence: str) -> bool:
     """A number within a few words of a word for the methods compared against."""
-    tokens = _NUMBER_TOKEN.findall(sentence)
+    tokens = _NUMBER_TOKEN.findall(rejoined(sentence))
     rivals = [i for i, t in enumerate(tokens) if _RIVAL.match(t)]
     numbers = [i for i, t in enumerate(tokens) if _HAS_NUMBER.search(t)]
     return any(abs(i - j) <= NEAR_WORDS for i in rivals for j in numbers)

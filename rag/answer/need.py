@@ -55,6 +55,11 @@ _LINE_BREAK_HYPHEN = re.compile(
 )
 
 
+def rejoined(sentence: str) -> str:
+    """The sentence with words a line break split rejoined ("underly- ing" -> "underlying")."""
+    return _LINE_BREAK_HYPHEN.sub("", sentence)
+
+
 def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str], initials: str = "") -> Callable[[str], bool]:
     """A token passing `test` within `NEAR_WORDS` words of `noun` ("6,658 questions", "two
     algorithms, PDI-CP and JDI-CP"); `token` says what a word is. `initials`: those of the
@@ -69,7 +74,7 @@ def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str], initial
         return len(initials) >= 2 and re.fullmatch(r"[A-Z]{2,}s", t) is not None and t[:-1].endswith(initials)
 
     def check(sentence: str) -> bool:
-        tokens = token.findall(_LINE_BREAK_HYPHEN.sub("", sentence))
+        tokens = token.findall(rejoined(sentence))
         at_noun = [i for i, t in enumerate(tokens) if named(t)]
         at_test = [i for i, t in enumerate(tokens) if test(t)]
         return any(abs(i - j) <= NEAR_WORDS for i in at_noun for j in at_test)

@@ -156,6 +156,26 @@ def test_a_title_of_common_words_is_no_name() -> None:
     assert TitleIndex(papers).referenced(question) == ["g"]  # no frequencies: no word is common
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What strategies did the model invent when STOP improved its own improver?", ["s"]),
+        ("How does DeepBET test independence?", ["d"]),
+        ("When should we stop training?", []),  # the word, not the name
+        ("Why does it NOT work?", []),  # a stopword in brackets is no name
+    ],
+)
+def test_a_name_a_title_defines_in_brackets(text: str, expected: list[str]) -> None:
+    titles = TitleIndex(
+        {
+            "s": _paper("s", "Self-Taught Optimizer (STOP): Recursively Self-Improving Code Generation"),
+            "d": _paper("d", "Testing Conditional Independence with Binary Expansion Testing (DeepBET)"),
+            "n": _paper("n", "When Does Metadata Conditioning (NOT) Work for Language Model Pre-Training?"),
+        }
+    )
+    assert titles.referenced(text) == expected
+
+
 # Two titles with the same name ("Mind the Gap: …" twice): `shared` groups them (tests/test_same_name.py).
 SHARED = TitleIndex(
     {

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from rag.text.normalize import content_stems
+from rag.text.normalize import STOPWORDS, content_stems, writes_name
 from rag.types import Paper
 
 _NOUN = r"(?:paper|work|study|article|preprint)"
@@ -35,6 +35,9 @@ COMMON_MIN = 3
 # common words ("From Learning to Optimize to Learning Optimization Algorithms"), are phrases of
 # the field a question on its topic writes.
 EVERY_WORD_MIN = 4
+# A name a title defines in brackets ("Self-Taught Optimizer (STOP): …", "… Testing (DeepBET)"):
+# written as is, it names the paper, as a label does (the label of such a paper is its title).
+_BRACKETED = re.compile(r"\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")
 
 
 def word_stems(text: str) -> list[str]:
@@ -70,6 +73,11 @@ class TitleIndex:
             ws = frozenset(word_stems(p.title or ""))
             if len(ws) >= EVERY_WORD_MIN and ws - self.common:
                 self.word_sets.setdefault(min(ws), []).append((ws, pid))
+        self.bracketed: dict[str, set[str]] = {}
+        for pid, p in papers.items():
+            for m in _BRACKETED.finditer(p.title or ""):
+                if len(m.group(1)) >= 3 and m.group(1).lower() not in STOPWORDS:  # "Conditioning (NOT) Work"
+                    self.bracketed.setdefault(m.group(1), set()).add(pid)
         # By first stem; a name two titles share names neither alone (`shared`).
         self.heads: dict[str, dict[tuple[str, ...], set[str]]] = {}
         for head, pids in heads.items():
@@ -96,6 +104,7 @@ class TitleIndex:
         # ("the social-media LLM benchmark paper" is not any "LLM benchmark" paper).
         groups += [self._holders([m.group(1).split()]) for m in _BEFORE.finditer(text)]
         groups.append(self._every_word(text))
+        groups += [sorted(pids) for name, pids in self.bracketed.items() if writes_name(text, name)]
         return [list(g) for g in dict.fromkeys(tuple(g) for g in groups if g)]
 
     def _by_head(self, text: str) -> list[list[str]]:

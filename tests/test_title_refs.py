@@ -17,6 +17,11 @@ def _paper(pid: str, title: str) -> Paper:
     return Paper(paper_id=pid, source="t", position=1, abstract="An abstract.", title=title, label=title)
 
 
+def _titles(**titles: str) -> TitleIndex:
+    """A title index of papers with these ids and titles."""
+    return TitleIndex({pid: _paper(pid, title) for pid, title in titles.items()})
+
+
 TITLES = TitleIndex(
     {
         "a": _paper("a", "How Do Large Language Monkeys Get Their Power (Laws)?"),
@@ -106,12 +111,10 @@ def test_a_title_with_commas() -> None:
     ],
 )
 def test_title_names(text: str, expected: list[str]) -> None:
-    titles = TitleIndex(
-        {
-            "m": _paper("m", "Memorization Sinks: Isolating Memorization during LLM Training"),
-            "g1": _paper("g1", "Mind the Gap: Rank Collapse in Attention"),
-            "g2": _paper("g2", "Mind the Gap: Bridging Domains"),
-        }
+    titles = _titles(
+        m="Memorization Sinks: Isolating Memorization during LLM Training",
+        g1="Mind the Gap: Rank Collapse in Attention",
+        g2="Mind the Gap: Bridging Domains",
     )
     assert titles.referenced(text) == expected
 
@@ -131,14 +134,12 @@ def test_title_names(text: str, expected: list[str]) -> None:
     ],
 )
 def test_every_word_of_a_title(text: str, expected: list[str]) -> None:
-    titles = TitleIndex(
-        {
-            "r": _paper("r", "Agnostic Multi-Robust Learning using ERM"),
-            "v": _paper("v", "Deep Streaming View Clustering"),
-            "a": _paper("a", "Sparse Long-Context Attention"),
-            "s1": _paper("s1", "Linear Submodular Maximization with Bandit Feedback"),
-            "s2": _paper("s2", "Logarithmic Regret for Unconstrained Submodular Maximization"),
-        }
+    titles = _titles(
+        r="Agnostic Multi-Robust Learning using ERM",
+        v="Deep Streaming View Clustering",
+        a="Sparse Long-Context Attention",
+        s1="Linear Submodular Maximization with Bandit Feedback",
+        s2="Logarithmic Regret for Unconstrained Submodular Maximization",
     )
     assert titles.referenced(text) == expected
 
@@ -166,12 +167,10 @@ def test_a_title_of_common_words_is_no_name() -> None:
     ],
 )
 def test_a_name_a_title_defines_in_brackets(text: str, expected: list[str]) -> None:
-    titles = TitleIndex(
-        {
-            "s": _paper("s", "Self-Taught Optimizer (STOP): Recursively Self-Improving Code Generation"),
-            "d": _paper("d", "Testing Conditional Independence with Binary Expansion Testing (DeepBET)"),
-            "n": _paper("n", "When Does Metadata Conditioning (NOT) Work for Language Model Pre-Training?"),
-        }
+    titles = _titles(
+        s="Self-Taught Optimizer (STOP): Recursively Self-Improving Code Generation",
+        d="Testing Conditional Independence with Binary Expansion Testing (DeepBET)",
+        n="When Does Metadata Conditioning (NOT) Work for Language Model Pre-Training?",
     )
     assert titles.referenced(text) == expected
 

@@ -1,6 +1,7 @@
 """Papers a text refers to by words of their title: "the paper on large language monkeys", "the
-random sampling matrices paper", or the name before a title's colon ("a memorization sink" for
-"Memorization Sinks: …"). An abstract need not use its title's words ("monkeys" is only in the
+random sampling matrices paper", the name before a title's colon ("a memorization sink" for
+"Memorization Sinks: …"), every word of a long title in any order, or a name the title defines in
+brackets ("STOP" for "Self-Taught Optimizer (STOP): …"). An abstract need not use its title's words ("monkeys" is only in the
 title), so neither retrieval nor BM25 finds the paper such a reference means; a lookup of the
 referring phrase among the titles does, when exactly one title holds all its words."""
 
@@ -46,8 +47,8 @@ def word_stems(text: str) -> list[str]:
 
 
 class TitleIndex:
-    """Title content stems -> papers, and the names before titles' colons; built once per
-    snapshot."""
+    """Title content stems -> papers, the names before titles' colons, titles' word sets and
+    bracketed names; built once per snapshot."""
 
     def __init__(self, papers: dict[str, Paper], df: Mapping[str, int] | None = None) -> None:
         """`df`: document frequencies of the abstracts' stems (None: no title name is common)."""

@@ -84,19 +84,25 @@ def test_never_raises_and_keeps_every_hit(question: str, ranked: list[tuple[str,
 def test_a_looser_bar_when_the_first_paper_does_not_answer() -> None:
     """`near_tie` asks again with a smaller margin when the first paper is refused: a runner-up
     using a couple more of the question's words may then answer, if it answers clearly."""
-    from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS
+    from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_RATIO, REFUSED_TIE_TERMS
+
+    def looser(hits: list[Hit]) -> list[Hit]:
+        return prefer_covering(
+            QUESTION, hits, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS, ratio=REFUSED_TIE_RATIO
+        )
 
     ranked = _hits(("ask", 0.0497), ("little", 0.0490))
     assert prefer_covering(QUESTION, ranked, VOCAB)[0].paper_id == "ask"
-    looser = prefer_covering(QUESTION, ranked, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)
-    assert looser[0].paper_id == "little"
-    # still only in a near tie, and never over a paper the question names
-    far = _hits(("ask", 0.0497), ("little", 0.0300))
-    assert prefer_covering(QUESTION, far, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)[0] is far[0]
+    assert looser(ranked)[0].paper_id == "little"
+    # a looser tie: a runner-up below the near-tie ratio but within the refused one
+    between = _hits(("ask", 1.0), ("described", (TIE_RATIO + REFUSED_TIE_RATIO) / 2))
+    assert prefer_covering(QUESTION, between, VOCAB)[0].paper_id == "ask"
+    assert looser(between)[0].paper_id == "described"
+    # still only in a tie, and never over a paper the question names
+    far = _hits(("ask", 1.0), ("little", REFUSED_TIE_RATIO - 1e-3))
+    assert looser(far)[0] is far[0]
     named = _hits(("ask", 0.0), ("little", 0.0490))
-    assert (
-        prefer_covering(QUESTION, named, VOCAB, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)[0] is named[0]
-    )
+    assert looser(named)[0] is named[0]
 
 
 @pytest.mark.parametrize(

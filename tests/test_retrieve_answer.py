@@ -129,6 +129,21 @@ def test_the_other_one_excludes_what_an_earlier_question_singled_out(engine: Eng
     assert {c.paper_id for c in a.citations} == {"small#2"} and "120" in a.answer
 
 
+def test_a_followup_may_name_a_discussed_paper_the_answer_never_writes(fake_engine: Engine, tmp_path: Path) -> None:
+    # "Setting X aside": X is the conversation's other paper, not a name the answer must hold
+    fake_engine.ingest([tmp_path / "corpus"])
+    history = [
+        {"role": "user", "content": "Which papers shrink or generate things?"},
+        {
+            "role": "assistant",
+            "content": "TinyQuant quantizes; FoldNet designs proteins.",
+            "paper_ids": ["small#3", "small#2"],
+        },
+    ]
+    a = fake_engine.ask("Setting TinyQuant aside, how many folds does the other one design?", history=history)
+    assert {c.paper_id for c in a.citations} == {"small#2"} and "120" in a.answer
+
+
 def test_followup_from_text_only(engine: Engine) -> None:
     history = [
         {"role": "user", "content": "Which paper designs protein backbones?"},

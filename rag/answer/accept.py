@@ -82,11 +82,13 @@ def accept(
     n: int | None = None,
     ask_vec: np.ndarray | None = None,
     compared: bool = False,
+    discussed: list[str] | None = None,
 ) -> Accepted:
     """Candidate papers (the first `n` hits, else as many as the question's kind asks) whose
     selected evidence clears `bar` (`ask_vec`: the ask clause's vector, if already embedded).
     `compared`: the question compares the `focus` papers; each is quoted by what it is, first,
-    in the order the question names them."""
+    in the order the question names them. `discussed`: the conversation's papers, whose labels
+    the question may use without the candidate writing them, as those of `focus`."""
     snap = retriever.snapshot
     candidates = r.hits[: n or (len(focus) if focus else min(top_k, 6) if multi else 1)]
     if compared:
@@ -104,7 +106,7 @@ def accept(
         attainable=set().union(*(stems.get(h.paper_id, set()) for h in candidates[:ATTAINABLE_POOL]))
         if multi and candidates
         else None,
-        known=" ".join(snap.papers[p].label for p in focus if p in snap.papers),
+        known=" ".join(snap.papers[p].label for p in dict.fromkeys([*focus, *(discussed or [])]) if p in snap.papers),
         by_title=frozenset(snap.referenced_in(question)),
         rare=() if multi else pool_rare_stems(question, r.hits, retriever),
     )
@@ -139,7 +141,7 @@ class _Judging:
     followup: bool
     defining: bool
     attainable: set[str] | None
-    known: str  # labels of the papers in focus
+    known: str  # labels of the papers in focus and of those the conversation discussed
     by_title: frozenset[str]  # papers the question names by their title's words
     rare: tuple[str, ...]  # stems of the asked name that single out a retrieved paper
 

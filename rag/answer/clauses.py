@@ -25,7 +25,16 @@ def ask_clause(question: str) -> str:
     # "…, and at which levels does it …": a coordinated clause opens after the conjunction.
     opening = [m for m in found if m.start() == 0 or _OPENS.search(last[: m.start()])]
     m = opening[-1] if opening else (found[0] if found else None)
-    return last[m.start() :] if m else last
+    clause = last[m.start() :] if m else last
+    # "…, according to the streaming clustering paper?" says where to look, not what is asked.
+    return _SOURCE.sub("", clause) if m else clause
+
+
+_SOURCE = re.compile(
+    r",?\s+(?:according\s+to|as\s+(?:described|reported|stated|argued|shown|put|claimed)\s+(?:by|in))"
+    r"\s+(?:the|its|their|this)\b[^,?]*(?=\?\s*$)",
+    re.I,
+)
 
 
 _AUXILIARY = {"does", "do", "did", "is", "are", "was", "were", "has", "have", "had"}

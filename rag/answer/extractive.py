@@ -88,8 +88,9 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
         a = compose(query, focus.papers, retriever, STRICT)
         return (a if not a.refused else compose(query, focus.papers, retriever)), [f"same name: {focus.why}"]
     if focus.explicit or is_referring(query.question):
-        return compose(query, focus.papers, retriever, compared=focus.compared), [f"follow-up: {focus.why}"]
-    a = compose(query, focus.papers, retriever, STRICT)
+        a = compose(query, focus.papers, retriever, compared=focus.compared, discussed=focus.discussed)
+        return a, [f"follow-up: {focus.why}"]
+    a = compose(query, focus.papers, retriever, STRICT, discussed=focus.discussed)
     if not a.refused:
         return a, [f"in the conversation's context: {focus.why}"]
     # A stranger takes over the conversation only when it clearly answers: a question that leans
@@ -99,7 +100,7 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
     # found not to answer, and a lenient retry would cite it for the stranger's topic.
     a = compose(query, [], retriever, Bar(strong=True))
     if a.refused and compose(query, [], retriever).refused:
-        retry = compose(query, focus.papers, retriever, Bar(anchored=True))
+        retry = compose(query, focus.papers, retriever, Bar(anchored=True), discussed=focus.discussed)
         if not retry.refused:
             return retry, [f"answered in the context of the conversation: {focus.why}"]
     return a, []
@@ -181,10 +182,18 @@ def _asked_of_named(question: str, retriever: Retriever) -> bool:
 
 
 def compose(
-    query: Query, focus: list[str], retriever: Retriever, bar: Bar = LOOSE, *, compared: bool = False
+    query: Query,
+    focus: list[str],
+    retriever: Retriever,
+    bar: Bar = LOOSE,
+    *,
+    compared: bool = False,
+    discussed: list[str] | None = None,
 ) -> Answer:
     """Retrieve, select evidence per candidate paper, keep those that clear `bar`, cite them.
-    `compared`: the question compares the `focus` papers by name (`references.compared`)."""
+    `compared`: the question compares the `focus` papers by name (`references.compared`);
+    `discussed`: the conversation's papers, whose names the question may use beside its focus
+    ("Setting FAST aside, what does the other one …?")."""
     multi = is_multi(query.question) and not focus and not _asked_of_named(query.question, retriever)
     # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
     deep = multi and asks_for_papers(query.question)
@@ -195,7 +204,18 @@ def compose(
     ask_vec = None if multi else vecs.get(ask_clause(query.question))
     n = pool if deep else None
     accepted = accept(
-        query.question, r, focus, multi, query.top_k, retriever, why, bar=bar, n=n, ask_vec=ask_vec, compared=compared
+        query.question,
+        r,
+        focus,
+        multi,
+        query.top_k,
+        retriever,
+        why,
+        bar=bar,
+        n=n,
+        ask_vec=ask_vec,
+        compared=compared,
+        discussed=discussed or [],
     )
     if not multi and not focus:
         accepted = near_tie(query, r, accepted, retriever, bar, why, ask_vec)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from itertools import accumulate
 
 from rag.answer.overview import KIND
-from rag.text.normalize import STOPWORDS, content_stems, squash
+from rag.text.normalize import STOPWORDS, capitals_written, content_stems, fold, squash
 
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
 # Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
@@ -19,7 +20,8 @@ NAME = re.compile(
 
 # A capitalised word after a lowercase word, a number or a comma (not opening a sentence): a
 # proper name ("Rényi", "Wasserstein", "Chinese") the paper must use too.
-_PROPER = re.compile(r"(?<=[a-z0-9,)à-ÿ]\s)[A-Z][a-zà-ÿ]+(?:[-–][A-Za-zà-ÿ]+)*")
+# A whole word: "Image" of "ImageNet" is no name of its own.
+_PROPER = re.compile(r"(?<=[a-z0-9,)à-ÿ]\s)[A-Z][a-zà-ÿ]+(?:[-–][A-Za-zà-ÿ]+)*(?![\w-])")
 
 
 # A name this few abstracts write identifies the paper a "what is <name>?" question means.
@@ -124,17 +126,55 @@ def writes_in_capitals(name: str, text: str) -> bool:
     """The text writes an all-caps name as a word in capitals ("ARM", "ARMs"), not only inside
     other words ("linear models" squashed holds "arm") or as an ordinary word (`only_as_word`).
     A name not all in capitals: True."""
-    if not _CAPS.fullmatch(name):
-        return True
-    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}s?(?![A-Za-z0-9])", text) is not None
+    return not _CAPS.fullmatch(name) or name in capitals_written(text)
+
+
+@lru_cache(maxsize=2048)  # a paper's text is judged for question after question
+def _pieces(text: str) -> tuple[str, bytes]:
+    """The text squashed (`squash`), with a flag at each offset where one of its words, or a
+    run of letters or of digits within one, starts or ends: "GPT-4", "GPT4" and "gpt 4" all
+    hold "gpt4" from one such offset to another; "linear models" holds "arm" only inside words."""
+    runs = _RUNS.findall(fold(text).lower())
+    squashed = "".join(runs)
+    bounds = bytearray(len(squashed) + 1)
+    for offset in accumulate((len(r) for r in runs), initial=0):
+        bounds[offset] = 1
+    return squashed, bytes(bounds)
+
+
+_RUNS = re.compile(r"[a-z]+|[0-9]+")
+
+
+def _writes(key: str, pieces: tuple[str, bytes]) -> bool:
+    """The squashed name `key` is written as whole words (a plural "s" or "es" after it too)."""
+    squashed, bounds = pieces
+    start = squashed.find(key)
+    while start >= 0:
+        end = start + len(key)
+        if bounds[start] and any(
+            end + len(s) < len(bounds) and bounds[end + len(s)] and squashed.startswith(s, end) for s in ("", "s", "es")
+        ):
+            return True
+        start = squashed.find(key, start + 1)
+    return False
+
+
+def _written(key: str, pieces: tuple[str, bytes]) -> bool:
+    return _writes(key, pieces) or (key.endswith("s") and _writes(key[:-1], pieces))
+
+
+def written(name: str, text: str) -> bool:
+    """The text writes the name as whole words, in any case and spacing ("GPT-4", "gpt4")."""
+    return _written(squash(name), _pieces(text))
 
 
 def unknown_names(question: str, text: str) -> list[str]:
     """Names in the question (acronyms, mixed case, digits: "CIFAR-10", "ImageNet", "SQL")
-    that the paper's text never uses, spelled out or not (asked what it is, a name in capitals
-    that the text writes only as a word: `only_as_word`). A paper that never names the
-    dataset, model or tool a question is about does not answer it, however close its topic."""
-    squashed = squash(text)
+    that the paper's text never uses as words, spelled out or not (asked what it is, a name in
+    capitals that the text writes only as a word: `only_as_word`). A paper that never names the
+    dataset, model or tool a question is about does not answer it, however close its topic; a
+    name found only inside other words ("ARM" in "linear models") is not written."""
+    pieces = _pieces(text)
     words = re.findall(r"[a-z0-9]+", text.lower())
     # Only a question asking what the name is holds its capitals to the paper: elsewhere an
     # all-caps name is often another indexed paper's label ("Setting FAST aside, what does the
@@ -149,9 +189,7 @@ def unknown_names(question: str, text: str) -> list[str]:
         key = squash(name)
         if len(key) < 2:
             continue
-        if (key in squashed or (key.endswith("s") and key[:-1] in squashed)) and not (
-            what_name and only_as_word(name, text)
-        ):
+        if _written(key, pieces) and not (what_name and only_as_word(name, text)):
             continue
         if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
             continue

@@ -16,8 +16,9 @@ from rag.answer.names import (
     defines_asked_name,
     unknown_names,
     writes_in_capitals,
+    written,
 )
-from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_TERMS, prefer_covering
+from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_RATIO, REFUSED_TIE_TERMS, prefer_covering
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import squash
 from rag.types import Query
@@ -42,7 +43,14 @@ def near_tie(
     vocab = retriever.snapshot.vocabulary
     hits = prefer_covering(query.question, r.hits, vocab)
     if hits[0] is r.hits[0] and not accepted:
-        hits = prefer_covering(query.question, r.hits, vocab, margin=REFUSED_TIE_MARGIN, more_terms=REFUSED_TIE_TERMS)
+        hits = prefer_covering(
+            query.question,
+            r.hits,
+            vocab,
+            margin=REFUSED_TIE_MARGIN,
+            more_terms=REFUSED_TIE_TERMS,
+            ratio=REFUSED_TIE_RATIO,
+        )
     if hits[0] is r.hits[0]:
         return accepted
     challenger = bar if accepted else replace(bar, strong=True)
@@ -89,12 +97,17 @@ def named_runner_up(
         if all(k in text for k in keys) and all(s in stems.get(pid, ()) for s in rare)
     }
     # "DRIFT" is not written by the many abstracts on drift, nor "ARM" by those on "linear
-    # models": only by those writing it in capitals.
+    # models": only by those writing it in capitals; nor "eSEN" by those on "representations"
+    # (the squashed text above holds it inside words): only by those writing it as a word.
     papers = snap.papers
     having = {
         pid
         for pid in having
-        if all(writes_in_capitals(n, f"{papers[pid].abstract} {papers[pid].label}") for n in names)
+        if all(
+            written(n, text := f"{papers[pid].title or ''} {papers[pid].abstract} {papers[pid].label}")
+            and writes_in_capitals(n, text)
+            for n in names
+        )
     }
     if r.hits[0].paper_id in having or not 0 < len(having) <= NAME_MAX_PAPERS:
         return []

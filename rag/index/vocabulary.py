@@ -8,7 +8,7 @@ import math
 import re
 from functools import cached_property
 
-from rag.text.normalize import content_stems
+from rag.text.normalize import capitals_written, content_stems
 from rag.types import Paper
 
 
@@ -38,7 +38,7 @@ class Vocabulary:
         acronym that is also an ordinary word ("arm") is rare as written, not as a stem."""
         out: dict[str, int] = {}
         for p in self._papers.values():
-            for w in {m.group(1) for m in _CAPITALS.finditer(p.abstract)}:
+            for w in capitals_written(p.abstract):
                 out[w] = out.get(w, 0) + 1
         return out
 
@@ -50,7 +50,6 @@ class Vocabulary:
         return math.log((self.n + 1) / (self.df.get(stem, 0) + 0.5))
 
 
-_CAPITALS = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,})s?(?![A-Za-z0-9])")
 _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"]+")
 
 

@@ -78,6 +78,15 @@ def squash(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", fold(text).lower())
 
 
+def capitals_written(text: str) -> set[str]:
+    """The all-caps words (three letters or more) the text writes in capitals, a plural "s"
+    dropped: "ARM" for "ARMs", never the "arm" of "linear models" or of "bandit arms"."""
+    return {m.group(1) for m in _CAPITALS.finditer(text)}
+
+
+_CAPITALS = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,})s?(?![A-Za-z0-9])")
+
+
 _WORD_RUN = re.compile(r"[^\W_]+")
 
 

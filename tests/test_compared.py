@@ -1,5 +1,5 @@
 """Questions that compare papers they name ("Compare X and Y") are answered from each of them
-(`references.compared`, `extractive._compared`)."""
+(`references.compared`, `pointed.compared_focus`)."""
 
 from pathlib import Path
 

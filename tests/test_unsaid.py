@@ -8,7 +8,7 @@ import pytest
 from rag.answer.selection import question_terms
 from rag.engine import Engine
 from rag.text.normalize import content_stems
-from tests.conftest import SMALL, with_papers
+from tests.conftest import SMALL, with_papers, with_records
 
 ABSTRACT = (
     "We introduce BlockBoost, a boosting method that learns compact binary hash codes for record "
@@ -63,3 +63,14 @@ def test_a_refusal_says_which_words_the_named_paper_never_uses(fake_engine: Engi
         ],
     )
     assert followup.refused and followup.note == "The abstract of BlockBoost never uses “need” or “GPUs”."
+
+
+def test_the_note_holds_for_a_paper_named_by_its_title_words(fake_engine: Engine, tmp_path: Path) -> None:
+    # named by its title's words, not its label: those words name the paper, not the property
+    abstracts = [*SMALL, ABSTRACT]
+    meta = [{"paper_id": f"c#{i}"} for i in range(1, len(SMALL) + 1)]
+    meta.append({"paper_id": f"c#{len(abstracts)}", "title": "Scalable Record Linkage with Boosted Hash Codes"})
+    engine = with_records(fake_engine, tmp_path / "c", "c", abstracts, meta)
+    a = engine.ask("Does the scalable record linkage boosted hash codes paper use neural networks?")
+    assert a.refused
+    assert a.note == "The abstract of BlockBoost never uses “neural” or “networks”."

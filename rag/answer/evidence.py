@@ -264,7 +264,9 @@ def features(
     if missing is None and all(kinds):
         missing = f"not in the paper: {kinds[0][0]}"
     if missing is None and not overview and (followup or named or writes_name(question, hit.label)):
-        missing = unsaid_property(question, hit.label, terms, have | apart)
+        # Named by its title's words, those words name the paper: they are no part of the property.
+        name = f"{hit.label} {hit.title or ''}" if named else hit.label
+        missing = unsaid_property(question, name, terms, have | apart)
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"
     score = hit.best_cosine + hit.dense + 0.5 * covered

@@ -69,16 +69,18 @@ def _unsaid_stems(question: str, label: str, terms: list[str], have: set[str] | 
 
 
 def unsaid_note(question: str, focus: list[str], snap: Snapshot) -> str | None:
-    """On a refused yes/no question about one paper (discussed, or the one the question names),
-    the words of the asked property that its abstract never uses, so the refusal says what
-    was checked: "The abstract of GENIE never uses “neural” or “networks”."."""
-    pids = focus or sorted(p for p in snap.named_in(question) if p in snap.papers)
+    """On a refused yes/no question about one paper (discussed, or the one the question names by
+    its label or its title's words), the words of the asked property that its abstract never
+    uses, so the refusal says what was checked: "The abstract of GENIE never uses “neural” or
+    “networks”."; the words that name the paper are not the property."""
+    pids = focus or sorted(p for p in snap.named_in(question) | snap.referenced_in(question) if p in snap.papers)
     if len(pids) != 1:
         return None
     p = snap.papers[pids[0]]
     have = set(snap.vocabulary.paper_stems.get(p.paper_id, set()))
     have |= other_forms(question, p.abstract)
-    words = [f"“{w}”" for w in unsaid_words(question, p.label, question_terms(question), have)]
+    name = f"{p.label} {p.title or ''}"
+    words = [f"“{w}”" for w in unsaid_words(question, name, question_terms(question), have)]
     if not words:
         return None
     listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

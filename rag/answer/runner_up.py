@@ -36,9 +36,9 @@ def near_tie(
     """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
     clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
     that bar, a tie turned refusals of questions no paper answers into answers from a runner-up
-    that has a detail of the kind asked for. When no paper answered, a smaller lead in the
-    question's words suffices (`REFUSED_TIE_MARGIN`): the first paper lacks the asked detail,
-    a runner-up that has it and is clearly on the question answers. When the challenger wins,
+    that has a detail of the kind asked for. When no paper answered, a looser tie and a smaller
+    lead in the question's words suffice (`REFUSED_TIE_RATIO`, `REFUSED_TIE_MARGIN`): the first
+    paper lacks the asked detail, a runner-up that has it and is clearly on the question answers. When the challenger wins,
     `r.hits` takes its order, so the sources list it first too."""
     vocab = retriever.snapshot.vocabulary
     hits = prefer_covering(query.question, r.hits, vocab)

@@ -73,13 +73,15 @@ def unsaid_note(question: str, focus: list[str], snap: Snapshot) -> str | None:
     its label or its title's words), the words of the asked property that its abstract never
     uses, so the refusal says what was checked: "The abstract of GENIE never uses “neural” or
     “networks”."; the words that name the paper are not the property."""
-    pids = focus or sorted(p for p in snap.named_in(question) | snap.referenced_in(question) if p in snap.papers)
+    by_title = snap.referenced_in(question)
+    pids = focus or sorted(p for p in snap.named_in(question) | by_title if p in snap.papers)
     if len(pids) != 1:
         return None
     p = snap.papers[pids[0]]
     have = set(snap.vocabulary.paper_stems.get(p.paper_id, set()))
     have |= other_forms(question, p.abstract)
-    name = f"{p.label} {p.title or ''}"
+    # The words the answerability check left out of the property (`evidence.features`).
+    name = f"{p.label} {p.title or ''}" if p.paper_id in by_title else p.label
     words = [f"“{w}”" for w in unsaid_words(question, name, question_terms(question), have)]
     if not words:
         return None

@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from rag.answer.asks import needs
+from rag.answer.background import BACKGROUND_BONUS, asks_background, is_background
 from rag.answer.clauses import ask_clause
 from rag.answer.names import asked_name, defining_pattern
 from rag.answer.overview import asks_what_it_is
@@ -194,7 +195,9 @@ def rank_evidence(
             promoted.append(meeting[0])
     order = {n.node_id: i for i, n in enumerate(nodes)}
     position = {} if defining else _position_prior(nodes)
-    prior = {n.node_id: position.get(n.node_id, 0.0) + context.get(n.node_id, 0.0) for n in nodes}
+    # A question about the work the paper builds on is answered by its background sentences.
+    earlier = {i for i, q, _ in scored if is_background(q)} if asks_background(question) else set()
+    prior = {i: position.get(i, 0.0) + context.get(i, 0.0) + (BACKGROUND_BONUS if i in earlier else 0.0) for i in order}
     return Ranking(scored, promoted, order, prior)
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import asked_part, asks_own_noun
-from rag.answer.counts import SKIP_NOUNS, list_needs, number_needs
+from rag.answer.counts import SKIP_NOUNS, list_needs, number_needs, order_needs
 from rag.answer.names import NAME
 from rag.answer.need import Need, all_of, any_of, matches, mentions, near
 
@@ -184,7 +184,8 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     """What the evidence must contain for this question to be answered (`text`: the paper's
     abstract). Only the asking part of the question is read for what it asks."""
     whole, question = question, asked_part(question)
-    out = [Need(ask.pattern, matches(need)) for ask, need in DETAIL_ASKS if ask.search(question)]
+    out = order_needs(question, text)
+    out += [Need(ask.pattern, matches(need)) for ask, need in DETAIL_ASKS if ask.search(question)]
     out += number_needs(question, text)
     if _ASKS_CAUSE.search(question):
         # A sentence naming a cause leads from anywhere; one with another causal link ("arises

@@ -50,6 +50,16 @@ _RATE_FORM = re.compile(
     r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root",
     re.I,
 )
+# "What running time / expected error / regret does it achieve?": the sentence that states it
+# in big-O notation answers, wherever it ranks (a lower bound in Omega only when one is asked).
+_ASKS_ORDER = re.compile(
+    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:running\s+time|time\s+complexity|complexity|error|regret|rate|bound|loss)s?\b",
+    re.I,
+)
+_UPPER_ORDER = r"(?<![A-Za-z])O\s*\(|\\mathcal\{O\}|\\(?:tilde|widetilde)\{(?:O|\\mathcal\{O\})\}|\\Theta\b"
+_ORDER = re.compile(_UPPER_ORDER)
+_ANY_ORDER = re.compile(_UPPER_ORDER + r"|\\Omega\b")
+_LOWER_BOUND = re.compile(r"\blower[- ]bounds?\b", re.I)
 _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)
 _HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
 SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
@@ -223,3 +233,12 @@ def list_needs(question: str, *, names_asked: bool) -> list[Need]:
     if _PLURAL_ASK.search(question) and not names_asked:
         return [Need("a list", lambda sentence: list_length(sentence) >= 3, required=False)]
     return []
+
+
+def order_needs(question: str, text: str) -> list[Need]:
+    """An order of growth asked for (`_ASKS_ORDER`) of a paper that writes one: the sentence
+    with it leads. It never refuses: a rate may be stated in words ("linearly")."""
+    order = _ANY_ORDER if _LOWER_BOUND.search(question) else _ORDER
+    if not _ASKS_ORDER.search(question) or not order.search(text):
+        return []
+    return [Need("an order of growth", matches(order), required=False, specific=True)]

@@ -194,6 +194,23 @@ def test_code_as_a_topic_asks_no_code_link(question: str) -> None:
     assert not any("github" in n.name for n in needs(question, text="We study code."))
 
 
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Which GPU can it fit a 128K context on?", True),
+        ("On what hardware does the 8B model run with a 128K context?", True),
+        ("How many TPUs were used?", True),
+        ("What kind of accelerators does it target?", True),
+        ("How does it handle sparsity efficiently on GPUs?", False),  # a setting, not the ask
+        ("On one consumer GPU, what context length can the 8B model reach?", False),
+        ("Does it use less GPU memory than the baseline?", False),
+    ],
+)
+def test_hardware_is_needed_only_when_asked_for(question: str, asks: bool) -> None:
+    hardware = [n for n in needs(question, text="We run on GPUs.") if "gpus" in n.name]
+    assert bool(hardware) is asks
+
+
 def test_own_label_at_sentence_end_is_no_dataset_name() -> None:
     assert not met("Which datasets was it evaluated on?", "We evaluate FooNet.", label="FooNet")
 

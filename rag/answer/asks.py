@@ -40,8 +40,14 @@ GIVES_CODE = re.compile(
 DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (re.compile(r"\blearning[- ]rates?\b", re.I), re.compile(r"learning[- ]rate", re.I)),
     (re.compile(r"\bbatch[- ]sizes?\b", re.I), re.compile(r"batch[- ]size", re.I)),
+    # Hardware asked for ("which GPU", "how many TPUs", "on what hardware"), not a setting the
+    # question names ("efficient on GPUs", "on one consumer GPU, what context length …").
     (
-        re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
+        re.compile(
+            r"\b(?:what|which|how\s+many)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[\w-]+\s+){0,2}?"
+            r"(?:gpus?|tpus?|hardware|accelerators?)\b",
+            re.I,
+        ),
         re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
     ),
     (re.compile(r"\b(?:licen[cs]e[ds]?)\b", re.I), re.compile(r"licen[cs]e", re.I)),

@@ -211,6 +211,20 @@ def test_hardware_is_needed_only_when_asked_for(question: str, asks: bool) -> No
     assert bool(hardware) is asks
 
 
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("It enables sample partitioning, targeted distillation, and model ensembling.", True),
+        ("Interactions between modalities (redundancy, uniqueness, and synergy) shape the data.", False),  # echoed
+        ("We study redundancy, uniqueness, synergy and robustness.", False),  # one new thing is no list
+    ],
+)
+def test_a_list_the_question_itself_gives_is_not_the_list_it_asks_for(sentence: str, met: bool) -> None:
+    q = "What downstream uses are enabled by estimating redundancy, uniqueness and synergy per sample?"
+    (need,) = [n for n in needs(q) if n.name == "a list"]
+    assert need.met_by(sentence) is met
+
+
 def test_own_label_at_sentence_end_is_no_dataset_name() -> None:
     assert not met("Which datasets was it evaluated on?", "We evaluate FooNet.", label="FooNet")
 

@@ -231,8 +231,23 @@ def list_needs(question: str, *, names_asked: bool) -> list[Need]:
         count = _COUNTS.get(lm.group(1).lower()) or int(lm.group(1))
         return [Need(f"a list of {count}", _lists(count), required=False, specific=True)]
     if _PLURAL_ASK.search(question) and not names_asked:
-        return [Need("a list", lambda sentence: list_length(sentence) >= 3, required=False)]
+        return [Need("a list", _lists_new(question), required=False)]
     return []
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+def _lists_new(question: str) -> Callable[[str], bool]:
+    """A list of three or more things the question does not itself list: "What downstream uses
+    are enabled by estimating redundancy, uniqueness and synergy?" is not answered by the
+    sentence that enumerates redundancy, uniqueness and synergy."""
+    asked = {w.lower() for w in _WORD.findall(question)} - {"and", "or"}
+
+    def met(sentence: str) -> bool:
+        return list_length(_WORD.sub(lambda m: "" if m.group(0).lower() in asked else m.group(0), sentence)) >= 3
+
+    return met
 
 
 def order_needs(question: str, text: str) -> list[Need]:

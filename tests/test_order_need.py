@@ -23,6 +23,8 @@ ABSTRACT = f"We count graphlets privately. {UPPER} {LOWER}"
         ("What Nash regret does the algorithm achieve?", ABSTRACT, True),
         ("What expected l2 error does the algorithm achieve?", WORDS, False),  # no order is written
         ("Which graphlets does the algorithm count?", ABSTRACT, False),  # no order is asked
+        ("What learning rate does the algorithm use?", ABSTRACT, False),  # a setting, not a growth
+        ("What success rate does it reach?", ABSTRACT, False),  # a share
     ],
 )
 def test_an_order_is_asked_of_a_paper_that_writes_one(question: str, text: str, asked: bool) -> None:

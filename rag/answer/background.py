@@ -37,7 +37,9 @@ _BACKGROUND = re.compile(
     r"|historically|typically|commonly|popular|widely|so\s+far|to\s+date|ha(?:ve|s)\s+been|remains?)\b",
     re.I,
 )
-_OWN = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study))\b", re.I)
+# The paper's own voice ("we propose", "our results", "this paper shows"); evidence selection
+# also reads it, for a sentence that says what the paper itself does.
+OWN_VOICE = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
 
 
 @lru_cache(maxsize=256)  # asked for every candidate paper of one answer
@@ -49,4 +51,4 @@ def asks_background(question: str) -> bool:
 
 def is_background(sentence: str) -> bool:
     """The sentence describes earlier work or the field's state, in no voice of the paper's own."""
-    return _BACKGROUND.search(sentence) is not None and _OWN.search(sentence) is None
+    return _BACKGROUND.search(sentence) is not None and OWN_VOICE.search(sentence) is None

@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from rag.answer.asks import needs
-from rag.answer.background import BACKGROUND_BONUS, asks_background, is_background
+from rag.answer.background import BACKGROUND_BONUS, OWN_VOICE, asks_background, is_background
 from rag.answer.clauses import ask_clause
 from rag.answer.names import asked_name, defining_pattern
 from rag.answer.overview import asks_what_it_is
@@ -88,8 +88,6 @@ def _question_terms(question: str) -> tuple[str, ...]:
     return tuple(s for s in dict.fromkeys(content_stems(question)) if s not in skip)
 
 
-# A sentence that says what the paper itself does ("we propose…", "this paper shows…").
-_CONTRIBUTION = re.compile(r"\b(?:we|our|this (?:paper|work|study))\b", re.I)
 # Where the code lives ("The code is available at https://…") answers no question but one
 # about the code: its words match a question about the method's name, so it is kept out of
 # the evidence unless the question asks for code, data or a link.
@@ -286,7 +284,7 @@ def _scored(
         if quote in seen or node.node_id in links:  # a long sentence split in pieces is one quote
             continue
         seen.add(quote)
-        bonus = contribution_bonus if _CONTRIBUTION.search(quote) else 0.0
+        bonus = contribution_bonus if OWN_VOICE.search(quote) else 0.0  # says what the paper itself does
         scored.append((node.node_id, quote, float(c) + overlap(st) + bonus))
         if i and _refers_back(node.get_content()):
             context[node.node_id] = overlap(stems[i - 1] - st)

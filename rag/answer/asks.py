@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from rag.answer.clauses import asked_part, asks_own_noun
 from rag.answer.counts import SKIP_NOUNS, list_needs, number_needs, order_needs
+from rag.answer.kinds import kind_need
 from rag.answer.names import NAME
 from rag.answer.need import Need, all_of, any_of, matches, mentions, near
 
@@ -223,4 +224,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         out.append(Need(f"names of {m.group(1)}", met, required=not kind, specific=True))
     elif _NAME_ASK.search(question):
         out.append(_name_need(question, whole, label, text))
+    # Nothing more definite asked ("what condition is introduced …?"): a kind of the noun is.
+    if not out and (of_kind := kind_need(question, whole)) is not None:
+        out.append(of_kind)
     return out

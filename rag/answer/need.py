@@ -22,6 +22,10 @@ class Need:
     # Met only by a sentence about the very thing asked ("a number of annotators", "a list of
     # three"): such a sentence may lead from further down than one that merely has a number.
     specific: bool = False
+    # May lead from as far below the best as a second ask does, even when it is the first: its
+    # test is narrow ("a distinguishability condition" for "what condition …"), yet such a
+    # sentence shares few of the question's words (tuned on the dev sets, see `kinds`).
+    loose: bool = False
 
 
 def never(sentence: str) -> bool:

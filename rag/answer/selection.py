@@ -188,7 +188,7 @@ def rank_evidence(
         # A second ask ("… and how many tasks?") is a smaller part of the question's vector; a
         # sentence about the very thing asked (a number of annotators, a list of three) answers
         # it wherever it ranks.
-        margin = math.inf if need.specific else EVIDENCE_MARGIN if k else NEED_MARGIN
+        margin = math.inf if need.specific else EVIDENCE_MARGIN if k or need.loose else NEED_MARGIN
         if meeting is not None and meeting[2] >= top - margin and meeting[0] not in promoted:
             promoted.append(meeting[0])
     order = {n.node_id: i for i, n in enumerate(nodes)}

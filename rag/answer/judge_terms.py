@@ -13,6 +13,7 @@ from rag.answer import lexicon
 from rag.answer.judge_forms import acronyms
 from rag.answer.judge_rules import hyphen_parts, opposites
 from rag.answer.judge_text import Tok, align, stems, tokens
+from rag.text.normalize import looks_plural
 
 
 # --- names ---------------------------------------------------------------------------
@@ -110,8 +111,7 @@ Similar = Callable[[str, str], float]
 def _noun_like(word: str) -> bool:
     """A word that can modify or head a noun compound: no adverb, gerund, comparative or
     plural/third-person form ("rewrites", "models" are verbs or heads, not modifiers)."""
-    plural = word.endswith("s") and not word.endswith(("ss", "is", "us"))
-    return not (plural or word.endswith(("ly", "ing", "ed")) or word in opposites() or len(word) < 3)
+    return not (looks_plural(word) or word.endswith(("ly", "ing", "ed")) or word in opposites() or len(word) < 3)
 
 
 def _compound(toks: list[tuple[int, Tok]], lo: int, hi: int) -> bool:

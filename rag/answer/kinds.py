@@ -9,7 +9,7 @@ import re
 
 from rag.answer.counts import SKIP_NOUNS
 from rag.answer.need import Need
-from rag.text.normalize import content_stems
+from rag.text.normalize import content_stems, looks_plural
 
 # The asked noun is the head of the wh-phrase: the word right before its verb (an auxiliary or
 # a participle: "what condition is", "which assumption required by").
@@ -41,9 +41,9 @@ def asked_kind(question: str) -> str | None:
     if noun != noun.lower() or any(_IS_AUX.match(w) or w.lower() in _CLAUSE_WORDS for w in [*words, noun]):
         return None
     # A plural asks for several things ("what shortcomings …"): a list, not a kind.
-    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+    if looks_plural(noun) or noun in SKIP_NOUNS or noun in _NOT_A_KIND:
         return None
-    return None if noun in SKIP_NOUNS or noun in _NOT_A_KIND else noun
+    return noun
 
 
 def kind_need(asked: str, whole: str) -> Need | None:

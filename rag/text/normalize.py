@@ -162,6 +162,11 @@ def words(text: str) -> list[str]:
     return out
 
 
+def looks_plural(word: str) -> bool:
+    """A plural (or third-person) form by its ending: "models", not "loss", "basis", "bonus"."""
+    return word.endswith("s") and not word.endswith(("ss", "is", "us"))
+
+
 def content_stems(text: str) -> list[str]:
     """Stemmed content words (stopwords and 1-letter tokens dropped), in order."""
     return list(_memo_stems(text) if len(text) <= MEMO_CHARS else _stems(text))

@@ -520,3 +520,49 @@ def test_baselines_are_counted_as_the_methods_beaten(question: str, sentence: st
     text = f"Clustering is hard. {sentence}"
     assert [n.name for n in needs(question, text=text)] == ["a number of baselines"]
     assert met(question, sentence, text=text) is answered
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("It offers more than 3$\\times$ speedup over FP16 execution.", True),  # the speedup, not the thing
+        ("Inference runs 3 times faster.", True),  # beside the thing asked of
+        ("Inference is efficient and accurate.", False),
+    ],
+)
+def test_a_speedup_is_met_beside_the_word_speedup(sentence: str, met: bool) -> None:
+    q = "What inference speedup does it report?"
+    (need,) = needs(q, text=f"Inference matters. {sentence}")
+    assert need.met_by(sentence) is met
+
+
+def test_other_measures_keep_their_thing() -> None:
+    """ "What codebook size": a cache size beside a number is no size of the codebook."""
+    text = "We learn a codebook. It reduces KV cache size by 87.5%."
+    (need,) = needs("What codebook size does it use?", text=text)
+    assert not need.met_by("It reduces KV cache size by 87.5%.")
+
+
+@pytest.mark.parametrize(
+    ("question", "asks_time"),
+    [("How long a context can it handle on one GPU?", False), ("How long does training take?", True)],
+)
+def test_how_long_a_thing_asks_no_time(question: str, asks_time: bool) -> None:
+    """ "How long a context": a length, not a time."""
+    asked = needs(question, text="Context lengths of up to 1M tokens.")
+    assert any("how long" in n.name for n in asked) is asks_time
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("Agents designed with it achieve SOTA performance on Webshop and Crafter.", True),
+        ("Results on the Crafter suite are strong.", True),
+        ("Performance on the benchmark improves.", False),  # names nothing
+        ("Agents designed with it plan ahead in Minecraft.", False),  # a name, but no results
+    ],
+)
+def test_benchmarks_are_named_where_results_are_reported(sentence: str, met: bool) -> None:
+    q = "On which benchmarks did agents built with it reach state-of-the-art results?"
+    need = next(n for n in needs(q, label="AgentKit", text=sentence) if n.name == "names of benchmarks")
+    assert need.met_by(sentence) is met

@@ -21,7 +21,7 @@ def test_shipped_sets_pass_the_check(path: Path) -> None:
     assert problems == []
 
 
-@pytest.mark.parametrize("dev", ["dev.jsonl", "dev_fresh.jsonl", "dev_corpus.jsonl"])
+@pytest.mark.parametrize("dev", ["dev.jsonl", "dev_fresh.jsonl", "dev_corpus.jsonl", "dev_scale.jsonl"])
 def test_dev_does_not_leak_into_test(dev: str) -> None:
     """Tuned on dev, reported on test: no question, multi-paper gold set, unanswerable or
     (paper, evidence sentence) pair of a dev set may reappear in test unless marked (what

@@ -68,7 +68,8 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
         re.compile(r"\b(?:et al|authored)\b", re.I),
     ),
     (
-        re.compile(r"\b(?:how long|training time|hours?|days|wall[- ]clock)\b", re.I),
+        # "How long a context can it handle?" asks for a length, not a time.
+        re.compile(r"\b(?:how long(?!\s+(?:a|an)\b)|training time|hours?|days|wall[- ]clock)\b", re.I),
         re.compile(r"\b(?:hours?|days?|minutes?|seconds?|weeks?|months?|wall[- ]clock)\b", re.I),
     ),
     (re.compile(r"\b(?:epochs?|iterations? (?:of training|were))\b", re.I), re.compile(r"\bepochs?\b", re.I)),
@@ -127,6 +128,20 @@ _ENTITY_VERB = re.compile(
     r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based)\b",
     re.I,
 )
+# Where results are reported, a name after "on" is a dataset or benchmark.
+_EVALUATED_ASK = re.compile(r"^(?:datasets?|benchmarks?|corpora|corpus)$", re.I)
+_RESULTS_ON = re.compile(
+    r"\b(?:performance|results?|accuracy|sota|state[- ]of[- ]the[- ]art|experiments?|evaluat\w*|gains?|improvements?"
+    r"|outperform\w*)\b[^.;]{0,40}?\b(?:on|across)\s+(?:the\s+)?(?-i:([A-Z][\w-]{3,}))",
+    re.I,
+)
+
+
+def _results_on(exclude: set[str]) -> Callable[[str], bool]:
+    """Results reported on a capitalised name the question and paper label do not write."""
+    return lambda sentence: any(m.group(1).lower() not in exclude for m in _RESULTS_ON.finditer(sentence))
+
+
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
 
 
@@ -215,6 +230,8 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         verbs = [mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
         about = any_of(mentions(m.group(1)), *verbs)
         named = all_of(about, _names_other_than(known))
+        if _EVALUATED_ASK.match(m.group(1)):  # "SOTA performance on Webshop and Crafter" names them
+            named = any_of(named, _results_on(known))
         # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
         baselines = m.group(1).lower().startswith("baseline")
         met = any_of(named, matches(_COMPARED)) if baselines else named

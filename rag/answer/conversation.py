@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag.answer.references import by_name, by_position
+from rag.answer.references import by_name, by_position, compares
 from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
 from rag.text.normalize import content_stems, spaced_words, writes_name
@@ -201,6 +201,9 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
     # The last exchange decides: an older turn's paper is not what "it" means after the
     # conversation moved on, even when the last answer named its paper in words we miss.
     recent = _last_exchange(history[-2:], per_turn[-2:], snap)
+    back = _named_back(query.question, discussed, recent or [], snap)
+    if back:
+        return Focus(back, explicit=True, why=f"the question names {back}", discussed=discussed)
     if recent:
         return Focus(recent, why=f"the conversation was last about {recent}", discussed=discussed)
     text = " ".join(str(t.get("content", "")) for t in history[-2:])
@@ -208,3 +211,15 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
         return Focus()
     ctx = retriever.retrieve(text, top_k=1, papers=query.papers, files=query.files, cache=query.cache)
     return Focus([ctx.hits[0].paper_id], why="best match for the last exchange") if ctx.hits else Focus()
+
+
+def _named_back(question: str, discussed: list[str], recent: list[str], snap: Snapshot) -> list[str]:
+    """ "Going back to X, which benchmark …?": earlier papers of the conversation the question
+    names, when it names none of the last exchange's (one that compares them is left to
+    `compared_with_discussed`)."""
+    if compares(question):
+        return []
+    named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)
+    if named & set(recent):
+        return []
+    return [p for p in discussed if p in named]

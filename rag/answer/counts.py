@@ -35,7 +35,7 @@ _WHAT_MEASURE = re.compile(
     # "what decoding throughput speedup", "what cumulative regret bound": the counted thing is
     # the word before the measure, after at most one more modifier.
     r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+"
-    r"(?:size|count|degree|dimension|rate|ratio|budget|exponent|speed-?up|bound)s?\b",
+    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed-?up|bound)s?\b",
     re.I,
 )
 _HOW_MUCH = re.compile(
@@ -94,6 +94,17 @@ _FIRST_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", 
 
 
 _NUMBER_TOKEN = re.compile(r"[\w.,%-]+")
+
+
+def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str], bool]:
+    """A number of `noun`, or, for a speedup, of the speedup however the sentence names what
+    is faster ("what inference speedup": "a 3× speedup over FP16"). Not for other measures: "what
+    codebook size" is not met by "reduces KV cache size by 87.5%"."""
+    near_noun = _number_near(noun, question)
+    return any_of(near_noun, _number_near(measure)) if measure and _SPEEDUP.match(measure) else near_noun
+
+
+_SPEEDUP = re.compile(r"speed-?up$", re.I)
 
 
 def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
@@ -163,15 +174,16 @@ _PLURAL_ASK = re.compile(
 )
 
 
-def _quantities(question: str) -> list[str]:
-    """The things a number is asked of ("how many annotators … and how many tasks")."""
-    out = []
+def _quantities(question: str) -> dict[str, str | None]:
+    """The things a number is asked of ("how many annotators … and how many tasks"), each with
+    the measure a "what <thing> <measure>" question asks of it (`_number_of`)."""
+    out: dict[str, str | None] = {}
     for pattern in (_HOW_MANY, _WHAT_MEASURE, _HOW_MUCH):
         for m in pattern.finditer(question):
             word = m.group(1).lower()
             if word not in SKIP_NOUNS and word not in _COMPARATIVES and content_stems(word):
-                out.append(m.group(1))
-    return list(dict.fromkeys(out))
+                out.setdefault(m.group(1), m.group(2) if pattern is _WHAT_MEASURE else None)
+    return out
 
 
 def _asks_number_first(question: str) -> bool:
@@ -211,13 +223,15 @@ def number_needs(question: str, text: str) -> list[Need]:
     if _asks_number_first(question):
         asked = _quantities(question)
         nouns = [n for n in asked if mentions(n)(text)] if text else []
-        found = [Need(f"a number of {n}", _number_near(n, question), specific=True) for n in nouns]
+        found = [Need(f"a number of {n}", _number_of(n, asked[n], question), specific=True) for n in nouns]
         if not found and text and any(_RIVAL_ASK.match(n) for n in asked):
             found = _rivals_need(text)
         if not found:
             # A paper that never names what is counted ("how much memory") has no count of it.
             found = (
-                [Need(f"a number of {asked[0]}", never)] if asked and text else [Need("a number", matches(_HAS_NUMBER))]
+                [Need(f"a number of {next(iter(asked))}", never)]
+                if asked and text
+                else [Need("a number", matches(_HAS_NUMBER))]
             )
         if _ASKS_RATE.search(question):  # "what convergence rate": "linear", "O(1/n)" answer it too
             found = [Need(n.name, any_of(n.met_by, matches(_RATE_FORM))) for n in found]

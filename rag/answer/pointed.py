@@ -9,6 +9,7 @@ from rag.answer.evidence import is_referring
 from rag.answer.references import compared, compares, may_ask_of_each
 from rag.index.title_refs import SHARED_MAX
 from rag.retrieval.retriever import Retriever
+from rag.text.normalize import writes_name
 
 
 def names_another_paper(question: str, focus: Focus, retriever: Retriever) -> bool:
@@ -17,9 +18,17 @@ def names_another_paper(question: str, focus: Focus, retriever: Retriever) -> bo
         return True
     snap = retriever.snapshot
     named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)
+    # "On TOFU, how much can they forget?": a name the discussed paper's abstract itself writes
+    # is something that paper uses (a benchmark, a baseline), though another paper coins it.
     if named:
-        return not named <= set(focus.papers) | set(focus.discussed)
+        used = {p for p in named - set(focus.papers) if _written_by(focus.papers, snap.papers[p].label, retriever)}
+        return not named - used <= set(focus.papers) | set(focus.discussed)
     return snap.names_any(question) and not focus.explicit
+
+
+def _written_by(pids: list[str], label: str, retriever: Retriever) -> bool:
+    papers = retriever.snapshot.papers
+    return any(p in papers and writes_name(papers[p].abstract, label) for p in pids)
 
 
 def compared_focus(question: str, retriever: Retriever) -> Focus:

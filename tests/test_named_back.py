@@ -1,0 +1,62 @@
+"""A follow-up's names: one that goes back to an earlier paper of the conversation by name
+(`conversation._named_back`), and one that the discussed paper itself writes, though another
+paper coins it (`pointed.names_another_paper`)."""
+
+from pathlib import Path
+
+import pytest
+
+from rag.engine import Engine
+from tests.conftest import SMALL, with_records
+
+# A fifth paper coins "Cora", which GraphMix's abstract uses as its benchmark.
+CORPUS = [*SMALL, "We release Cora, a citation graph of 2,708 papers for node classification. Cora has seven classes."]
+META = [
+    {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
+    {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
+    {"paper_id": "x#3", "title": "TinyQuant: Two-Bit Language Models"},
+    {"paper_id": "x#4", "title": "Curiosity Bonuses for Sparse Exploration"},
+    {"paper_id": "x#5", "title": "Cora: A Citation Graph for Node Classification"},
+]
+
+
+@pytest.fixture
+def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
+    return with_records(fake_engine, tmp_path / "x", "x", CORPUS, META)
+
+
+TWO_PAPERS = [
+    {"role": "user", "content": "Is there a regularizer for graph networks?"},
+    {"role": "assistant", "content": "GraphMix mixes node features.", "paper_ids": ["x#1"]},
+    {"role": "user", "content": "And one that compresses language models?"},
+    {"role": "assistant", "content": "TinyQuant stores weights in very few bits.", "paper_ids": ["x#3"]},
+]
+
+
+def test_a_question_naming_an_earlier_paper_goes_back_to_it(engine: Engine) -> None:
+    a = engine.ask("Going back to GraphMix, how much does it improve accuracy?", history=TWO_PAPERS)
+    assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer
+
+
+def test_a_referring_question_without_a_name_stays_with_the_last_paper(engine: Engine) -> None:
+    a = engine.ask("How much of the accuracy does it keep?", history=TWO_PAPERS)
+    assert {c.paper_id for c in a.citations} == {"x#3"} and "98%" in a.answer
+
+
+@pytest.mark.parametrize("turn", [{"paper_ids": ["x#1"]}, {}])
+def test_a_name_the_discussed_paper_writes_keeps_the_conversation(engine: Engine, turn: dict[str, object]) -> None:
+    history = [
+        {"role": "user", "content": "What does GraphMix do?"},
+        {"role": "assistant", "content": "GraphMix interpolates node features between neighbours.", **turn},
+    ]
+    a = engine.ask("On Cora, how much does it improve accuracy?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer
+
+
+def test_a_name_the_discussed_paper_does_not_write_moves_on(engine: Engine) -> None:
+    history = [
+        {"role": "user", "content": "What does TinyQuant do?"},
+        {"role": "assistant", "content": "TinyQuant stores weights in 2 bits.", "paper_ids": ["x#3"]},
+    ]
+    a = engine.ask("How many classes does Cora have?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#5"}

@@ -32,6 +32,7 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         # the counted thing of a speedup or a bound, after one more modifier
         ("What decoding throughput speedup does it give?", "", "High throughput.", ["a number of throughput"]),
         ("What cumulative regret bound is proven?", "", "Low regret.", ["a number of regret"]),
+        ("What compression ratio do they apply?", "", "Compression matters.", ["a number of compression"]),
         # a wh-phrase headed by "papers" asks for papers; "bound" is their verb, not a measure
         ("Which papers bound the regret of online learners?", "", "Low regret.", []),
         ("What causes the collapse?", "", "", ["a cause", "a causal link"]),
@@ -49,6 +50,7 @@ def met(question: str, sentence: str, *, label: str = "", text: str = "") -> boo
         ("For which other sketching schemes does it hold?", "", "", ["a list"]),
         ("Which class does it use?", "", "", ["a kind of class"]),  # only orders (tests/test_kinds.py)
         ("Which datasets was it evaluated on?", "FooNet", "", ["names of datasets"]),
+        ("Which benchmark datasets did they run it on?", "", "", ["names of datasets"]),
         # elliptical, in a conversation: the noun alone asks what it used
         ("Which datasets?", "", "", ["names of datasets"]),
         ("and what baselines?", "", "", ["names of baselines"]),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from rag.answer.conversation import moves_on
 from rag.engine import Engine
 from tests.conftest import SMALL, with_records
 
@@ -60,3 +61,16 @@ def test_a_name_the_discussed_paper_does_not_write_moves_on(engine: Engine) -> N
     ]
     a = engine.ask("How many classes does Cora have?", history=history)
     assert {c.paper_id for c in a.citations} == {"x#5"}
+
+
+@pytest.mark.parametrize(
+    ("question", "moves"),
+    [
+        ("Which language are its actions written in, Python or something else?", False),  # an alternative
+        ("Is it a tree or something different?", False),
+        ("Tell me something else: what is X?", True),
+        ("Changing the topic, what is X?", True),
+    ],
+)
+def test_what_moves_the_conversation_on(question: str, moves: bool) -> None:
+    assert moves_on(question) is moves

@@ -237,6 +237,9 @@ def test_a_code_link_is_evidence_only_when_the_question_asks_for_code(fake_engin
             False,
         ),
         ("Experiments show our loss outperforms cross-entropy.", False),
+        # a finding glued to a lowercase availability note (one chunk) is evidence
+        ("Experiments on CIFAR-10-LT show gains. our code is available at https://github.com/x/y.", False),
+        ("Code, e.g. scripts, is available at https://github.com/x/y.", True),
     ],
 )
 def test_availability_sentences(sentence: str, link: bool) -> None:

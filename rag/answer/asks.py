@@ -125,7 +125,7 @@ _COMPARED = re.compile(
 )
 _ENTITY_VERB = re.compile(
     r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
-    r"|report\w*|results?\s+on|experiment\w*|run\s+on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based)\b",
+    r"|report\w*|results?\s+on|experiment\w*|r[au]n\s+(?:(?:it|them|this|that)\s+)?on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based)\b",
     re.I,
 )
 # Where results are reported, a name after "on" is a dataset or benchmark.

@@ -21,7 +21,8 @@ from rag.types import Query
 _MOVES_ON = re.compile(
     r"\b(?:new|different|another|other|unrelated|separate)\s+(?:topic|subject|question|thing)\b"
     r"|\bchang(?:e|ing)\s+(?:the\s+)?(?:topic|subject)\b|\bswitch(?:ing)?\s+(?:topics?|gears|subjects?)\b"
-    r"|\bsomething\s+(?:else|different)\b|\bon\s+another\s+note\b|\bmoving\s+on\b",
+    # "… Python or something else?" offers an alternative answer; it does not move on.
+    r"|(?<!\bor\s)\bsomething\s+(?:else|different)\b|\bon\s+another\s+note\b|\bmoving\s+on\b",
     re.I,
 )
 

@@ -22,7 +22,7 @@ _ASKS_NUMBER = re.compile(
     # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
     # "Which papers bound the regret …": a wh-phrase headed by "papers" asks for papers; the word
     # after it is their verb.
-    rf"|(?:what|which|in which)\s+(?:(?!{_PAPER_HEADS})\w+[- ]){{0,3}}(?:(?:rate|size|year|temperature|threshold|budget|count|degree|length|accuracy"
+    rf"|(?:what|which|in which)\s+(?:(?!{_PAPER_HEADS})\w+[- ]){{0,3}}(?:(?:rate|ratio|size|year|temperature|threshold|budget|count|degree|length|accuracy"
     r"|speed-?up|exponent|bound)s?|dimension))\b",
     re.I,
 )

@@ -106,12 +106,17 @@ _ASKS_AVAILABILITY = re.compile(
 _LINK_ONLY_WORDS = 12  # a sentence this short once its link is gone is there for the link
 
 
+_ENDS_SENTENCE = re.compile(r"\w{2,}[.!?]\s+\S")
+
+
 @lru_cache(maxsize=1 << 14)  # pure, and asked of the same abstract sentences for every question
 def is_availability(sentence: str) -> bool:
     """The sentence says where the code, data or models can be had (and little else)."""
     bare = _URL.sub("", sentence)
-    if _AVAILABILITY.search(bare.strip()):
-        return True
+    if m := _AVAILABILITY.search(bare.strip()):
+        # "… mitigates the problem. our code is available at …": a sentence glued before the
+        # lowercase availability note (the splitter keeps them one) is evidence of its own.
+        return not _ENDS_SENTENCE.search(bare.strip()[: m.start()])
     return bare != sentence and len(bare.split()) <= _LINK_ONLY_WORDS
 
 

@@ -25,6 +25,7 @@ from rag.retrieval.signals import (
     DenseIds,
     best_cosine,
     centroid_cosines,
+    dominant_paper,
     fuse,
     owner_mask,
     paper_signals,
@@ -203,8 +204,11 @@ class Retriever:
         fused_papers = rrf(rankings.get(mode, [sent_rank, dense_rank, bm25_rank]))
         for pid in allowed:  # a filtered search lists every allowed paper
             fused_papers.setdefault(pid, 0.0)
-        # A paper the question names ("GENIE", "the paper on <its title's words>") leads.
+        # A paper the question names ("GENIE", "the paper on <its title's words>") leads; else
+        # one whose whole abstract matches the question's words far better than any other.
         named = {p for p in _named(snap, question) if scope is None or p in scope.allowed}
+        if not named and mode != "dense" and (dominant := dominant_paper(paper_bm25)) in snap.papers:
+            named = {dominant}
         for pid in named:
             fused_papers.setdefault(pid, 0.0)
         order = sorted(fused_papers, key=lambda p: (p not in named, -fused_papers[p], p))[: max(min_sources, top_k)]

@@ -568,3 +568,10 @@ def test_benchmarks_are_named_where_results_are_reported(sentence: str, met: boo
     q = "On which benchmarks did agents built with it reach state-of-the-art results?"
     need = next(n for n in needs(q, label="AgentKit", text=sentence) if n.name == "names of benchmarks")
     assert need.met_by(sentence) is met
+
+
+def test_a_duration_may_be_counted_in_steps() -> None:
+    """ "How long until …": "at $n$ iterations" says how long, as hours would."""
+    (need,) = needs("How long until the deviation shrinks to zero?")
+    assert need.met_by("The deviation reduces to zero roughly at $n$ iterations.")
+    assert not need.met_by("The deviation reduces to zero.")

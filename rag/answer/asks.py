@@ -70,7 +70,11 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (
         # "How long a context can it handle?" asks for a length, not a time.
         re.compile(r"\b(?:how long(?!\s+(?:a|an)\b)|training time|hours?|days|wall[- ]clock)\b", re.I),
-        re.compile(r"\b(?:hours?|days?|minutes?|seconds?|weeks?|months?|wall[- ]clock)\b", re.I),
+        # In ML a duration is also counted in steps: "the deviation reaches zero at n iterations".
+        re.compile(
+            r"\b(?:hours?|days?|minutes?|seconds?|weeks?|months?|wall[- ]clock|iterations?|epochs?|steps|rounds)\b",
+            re.I,
+        ),
     ),
     (re.compile(r"\b(?:epochs?|iterations? (?:of training|were))\b", re.I), re.compile(r"\bepochs?\b", re.I)),
     (re.compile(r"\bhyper-?parameters?\b", re.I), re.compile(r"hyper-?parameter", re.I)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rag.answer.enumerated import listed_pair
 from rag.answer.references import by_name, by_position, compares
 from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
@@ -196,7 +197,10 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
     per_turn = [turn_papers(t, snap, context) for t in history]
     discussed = list(dict.fromkeys(p for turn in per_turn for p in turn))
     asked = [str(t.get("content", "")) if t.get("role") == "user" else "" for t in history]
-    pointed = pointed_papers(query.question, per_turn, snap, asked)
+    pointed = None
+    if len(per_turn[-1]) < 2 and history[-1].get("role") == "assistant":  # the list just offered
+        pointed = _pointed_in_pair(query.question, str(history[-1].get("content", "")), retriever)
+    pointed = pointed or pointed_papers(query.question, per_turn, snap, asked)
     if pointed:
         return Focus(pointed, explicit=True, why=f"the question points at {pointed}", discussed=discussed)
     # The last exchange decides: an older turn's paper is not what "it" means after the
@@ -224,3 +228,11 @@ def _named_back(question: str, discussed: list[str], recent: list[str], snap: Sn
     if named & set(recent):
         return []
     return [p for p in discussed if p in named]
+
+
+def _pointed_in_pair(question: str, answer: str, retriever: Retriever) -> list[str] | None:
+    """ "The first one" of an answer that offers two papers but names fewer than two."""
+    if by_position(question, ["", " "], []) is None:  # no position asked: nothing to read
+        return None
+    pair = listed_pair(answer, retriever.snapshot, retriever)
+    return by_position(question, pair, []) if pair else None

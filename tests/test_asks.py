@@ -283,6 +283,19 @@ def test_unknown_names(question: str, unknown: list[str]) -> None:
 
 @pytest.mark.parametrize(
     ("question", "unknown"),
+    [
+        ("Which library was the sparse MoE benchmarked against?", []),  # "Mixture-of-Experts"
+        ("Does it use MoA?", ["MoA"]),  # no "mixture of attention" written
+        ("Is DiT used?", ["DiT"]),
+    ],
+)
+def test_mixed_case_acronyms_spelled_out(question: str, unknown: list[str]) -> None:
+    text = "ScatterMoE implements Sparse Mixture-of-Experts (SMoE) on GPUs with a diffusion transformer."
+    assert unknown_names(question, text) == unknown
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown"),
     [("Can it do T2I?", []), ("Does it handle I2V?", []), ("Does it do T2V?", ["T2V"]), ("And P2P?", ["P2P"])],
 )
 def test_digit_acronyms_spelled_out(question: str, unknown: list[str]) -> None:

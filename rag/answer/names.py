@@ -191,7 +191,8 @@ def unknown_names(question: str, text: str) -> list[str]:
             continue
         if _written(key, pieces) and not (what_name and only_as_word(name, text)):
             continue
-        if re.fullmatch(r"[A-Z]{2,}s?", name) and _spelled_out(name, words):
+        # "LLM", and "MoE" where the text says "mixture of experts": the initials of its words.
+        if re.fullmatch(r"[A-Z]{2,}s?|(?:[A-Z][a-z]?)+[A-Z]s?", name) and _spelled_out(name, words):
             continue
         # "Kullback-Leibler" where the paper writes "KL": its initials as a word of the text.
         if (

@@ -136,6 +136,7 @@ def sentence_spans(text: str, *, glue_short: bool = True) -> list[tuple[int, int
             _ENUM_START.match(frag)
             or (_ET_AL_END.search(before) and _CITATION_REST.match(frag))
             or frag[0].islower()
+            or frag.startswith("\\ ")  # LaTeX's "vs.\ previous": a period that ends no sentence
             or (glue_short and len(frag.split()) < 3)
             or not before.endswith((".", "?", "!", ".)", '."', ".'", ":"))
         )

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag.answer.enumerated import listed_pair
-from rag.answer.references import by_name, by_position, compares
+from rag.answer.references import asks_by_position, by_name, by_position, compares
 from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
 from rag.text.normalize import content_stems, spaced_words, writes_name
@@ -232,7 +232,7 @@ def _named_back(question: str, discussed: list[str], recent: list[str], snap: Sn
 
 def _pointed_in_pair(question: str, answer: str, retriever: Retriever) -> list[str] | None:
     """ "The first one" of an answer that offers two papers but names fewer than two."""
-    if by_position(question, ["", " "], []) is None:  # no position asked: nothing to read
+    if not asks_by_position(question):
         return None
     pair = listed_pair(answer, retriever.snapshot, retriever)
     return by_position(question, pair, []) if pair else None

@@ -27,6 +27,12 @@ _OTHER = re.compile(rf"\b(?:the\s+other|the\s+remaining)\s+{_NOUN}s?\b", re.I)
 _COUNT = {"two": 2, "three": 3}
 
 
+def asks_by_position(question: str) -> bool:
+    """The question points at papers of a list by position ("the second one", "the latter",
+    "both"); "the other one" needs the papers singled out before, so it is not counted."""
+    return any(p.search(question) for p in (_FIRST_N, _NTH, _FORMER, _BOTH))
+
+
 def by_position(question: str, listed: list[str], singled: list[str]) -> list[str] | None:
     """The papers of `listed` (in answer order) the question points at by position, or None.
     `singled`: papers a later turn narrowed the conversation to (what "the other one" excludes)."""

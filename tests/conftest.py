@@ -84,6 +84,13 @@ SMALL = [
     "Reinforcement learning agents explore poorly when rewards are sparse. We study curiosity bonuses "
     "based on prediction error. Curiosity solves 12 of 15 hard exploration games.",
 ]
+# Titles of the SMALL papers as ingested under the stem "x" by `with_records`.
+SMALL_META: list[dict[str, object]] = [
+    {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
+    {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
+    {"paper_id": "x#3", "title": "TinyQuant: Two-Bit Language Models"},
+    {"paper_id": "x#4", "title": "Curiosity Bonuses for Sparse Exploration"},
+]
 
 
 @pytest.fixture

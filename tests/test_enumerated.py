@@ -9,14 +9,7 @@ from hypothesis import strategies as st
 
 from rag.answer.enumerated import two_items
 from rag.engine import Engine
-from tests.conftest import SMALL, with_records
-
-META = [
-    {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
-    {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
-    {"paper_id": "x#3", "title": "TinyQuant: Two-Bit Language Models"},
-    {"paper_id": "x#4", "title": "Curiosity Bonuses for Sparse Exploration"},
-]
+from tests.conftest import SMALL, SMALL_META, with_records
 
 
 @pytest.mark.parametrize(
@@ -55,7 +48,7 @@ def test_two_items_never_raises(text: str) -> None:
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    return with_records(fake_engine, tmp_path / "x", "x", SMALL, META)
+    return with_records(fake_engine, tmp_path / "x", "x", SMALL, SMALL_META)
 
 
 OFFERED = [

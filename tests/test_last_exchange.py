@@ -6,22 +6,15 @@ from pathlib import Path
 import pytest
 
 from rag.engine import Engine
-from tests.conftest import SMALL, with_records
+from tests.conftest import SMALL, SMALL_META, with_records
 
 # GraphMix's abstract names another paper's model: quoting it names FoldNet by its label.
 CORPUS = [SMALL[0].replace("between neighbours.", "between neighbours, as FoldNet does for residues."), *SMALL[1:]]
 
-META = [
-    {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
-    {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
-    {"paper_id": "x#3", "title": "TinyQuant: Two-Bit Language Models"},
-    {"paper_id": "x#4", "title": "Curiosity Bonuses for Sparse Exploration"},
-]
-
 
 @pytest.fixture
 def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
-    return with_records(fake_engine, tmp_path / "x", "x", CORPUS, META)
+    return with_records(fake_engine, tmp_path / "x", "x", CORPUS, SMALL_META)
 
 
 # The assistant quotes TinyQuant's background, which has a rare word of another title.

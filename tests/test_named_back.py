@@ -8,17 +8,11 @@ import pytest
 
 from rag.answer.conversation import moves_on
 from rag.engine import Engine
-from tests.conftest import SMALL, with_records
+from tests.conftest import SMALL, SMALL_META, with_records
 
 # A fifth paper coins "Cora", which GraphMix's abstract uses as its benchmark.
 CORPUS = [*SMALL, "We release Cora, a citation graph of 2,708 papers for node classification. Cora has seven classes."]
-META = [
-    {"paper_id": "x#1", "title": "GraphMix: Regularizing Graph Neural Networks"},
-    {"paper_id": "x#2", "title": "FoldNet: Protein Backbones by Diffusion"},
-    {"paper_id": "x#3", "title": "TinyQuant: Two-Bit Language Models"},
-    {"paper_id": "x#4", "title": "Curiosity Bonuses for Sparse Exploration"},
-    {"paper_id": "x#5", "title": "Cora: A Citation Graph for Node Classification"},
-]
+META = [*SMALL_META, {"paper_id": "x#5", "title": "Cora: A Citation Graph for Node Classification"}]
 
 
 @pytest.fixture

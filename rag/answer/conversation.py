@@ -224,7 +224,7 @@ def _named_back(question: str, discussed: list[str], recent: list[str], snap: Sn
     `compared_with_discussed`)."""
     if compares(question):
         return []
-    named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)
+    named = papers_named(question, snap)
     if named & set(recent):
         return []
     return [p for p in discussed if p in named]
@@ -236,3 +236,8 @@ def _pointed_in_pair(question: str, answer: str, retriever: Retriever) -> list[s
         return None
     pair = listed_pair(answer, retriever.snapshot, retriever)
     return by_position(question, pair, []) if pair else None
+
+
+def papers_named(question: str, snap: Snapshot) -> set[str]:
+    """Papers the question names: by label, title head or whole title, or by its title's words."""
+    return set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)

@@ -4,7 +4,7 @@ not about."""
 
 from __future__ import annotations
 
-from rag.answer.conversation import Focus, moves_on
+from rag.answer.conversation import Focus, moves_on, papers_named
 from rag.answer.evidence import is_referring
 from rag.answer.references import compared, compares, may_ask_of_each
 from rag.index.title_refs import SHARED_MAX
@@ -17,7 +17,7 @@ def names_another_paper(question: str, focus: Focus, retriever: Retriever) -> bo
     if moves_on(question):
         return True
     snap = retriever.snapshot
-    named = set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)
+    named = papers_named(question, snap)
     # "On TOFU, how much can they forget?": a name the discussed paper's abstract itself writes
     # is something that paper uses (a benchmark, a baseline), though another paper coins it.
     if named:

@@ -113,10 +113,10 @@ _ENDS_SENTENCE = re.compile(r"\w{2,}[.!?]\s+\S")
 def is_availability(sentence: str) -> bool:
     """The sentence says where the code, data or models can be had (and little else)."""
     bare = _URL.sub("", sentence)
-    if m := _AVAILABILITY.search(bare.strip()):
+    if m := _AVAILABILITY.search(stripped := bare.strip()):
         # "… mitigates the problem. our code is available at …": a sentence glued before the
         # lowercase availability note (the splitter keeps them one) is evidence of its own.
-        return not _ENDS_SENTENCE.search(bare.strip()[: m.start()])
+        return not _ENDS_SENTENCE.search(stripped[: m.start()])
     return bare != sentence and len(bare.split()) <= _LINK_ONLY_WORDS
 
 

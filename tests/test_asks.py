@@ -295,6 +295,20 @@ def test_mixed_case_acronyms_spelled_out(question: str, unknown: list[str]) -> N
 
 
 @pytest.mark.parametrize(
+    ("question", "text", "unknown"),
+    [
+        # a closed compound gives its parts' initials: "autoencoder" is "auto" + "encoder"
+        ("Does it use a VAE?", "a conditional variational autoencoder", []),
+        ("Are SAEs used?", "sparse autoencoders steer the model", []),
+        ("Does it use a VAE?", "a variance estimate", ["VAE"]),  # "ariance" is no word
+        ("Does it use a VAE?", "a variational autoregressive model", ["VAE"]),
+    ],
+)
+def test_compound_acronyms_spelled_out(question: str, text: str, unknown: list[str]) -> None:
+    assert unknown_names(question, text) == unknown
+
+
+@pytest.mark.parametrize(
     ("question", "unknown"),
     [("Can it do T2I?", []), ("Does it handle I2V?", []), ("Does it do T2V?", ["T2V"]), ("And P2P?", ["P2P"])],
 )
@@ -449,12 +463,15 @@ def test_a_word_split_by_a_line_break_is_one_word(sentence: str, met: bool) -> N
         ("How many language models were evaluated?", "We evaluate six LLMs on three tasks.", True),
         ("How many graph neural networks were compared?", "We compare 12 GNNs.", True),
         ("How many language models were evaluated?", "We evaluate six GPUs.", False),  # not its initials
-        # one word gives one initial: "models" alone is not read into "LLMs"
-        ("How many models were evaluated?", "We evaluate 12 LLMs.", False),
+        # a noun that heads acronyms gives its one initial: "models" is read into "(M)LLMs" ...
+        ("How many models were evaluated?", "We evaluate 12 LLMs.", True),
+        ("How many models were evaluated?", "Experiments on three MLLMs and two datasets.", True),
+        # ... any other noun does not: "metrics" is not "LLMs"
+        ("How many metrics were evaluated?", "We evaluate 12 LLMs.", False),
     ],
 )
 def test_a_counted_thing_written_as_its_acronym(question: str, sentence: str, met: bool) -> None:
-    (need,) = needs(question, text="language models, graph neural networks and methods")
+    (need,) = needs(question, text="language models, graph neural networks and metrics")
     assert need.met_by(sentence) is met
 
 
@@ -588,3 +605,80 @@ def test_a_duration_may_be_counted_in_steps() -> None:
     (need,) = needs("How long until the deviation shrinks to zero?")
     assert need.met_by("The deviation reduces to zero roughly at $n$ iterations.")
     assert not need.met_by("The deviation reduces to zero.")
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        # an auxiliary ends the wh-phrase: "bounds" is the subject, no bound is asked
+        ("What quantities do those bounds depend on?", ["a list"]),
+        ("What is the codebook size?", ["a number of codebook"]),
+        ("What regret bound does it achieve?", ["a number of regret"]),
+    ],
+)
+def test_an_auxiliary_ends_the_measured_phrase(question: str, names: list[str]) -> None:
+    text = "Our codebook and the regret bound depend on the density and the Hessian."
+    assert [n.name for n in needs(question, text=text)] == names
+
+
+def test_two_counts_asked_one_given_answers_in_part() -> None:
+    text = "ECP beats 10 benchmark algorithms on 30 synthetic functions. Test problems are hard."
+    asks = needs("How many competing algorithms and how many test problems was it evaluated on?", text=text)
+    required = [n for n in asks if n.required]
+    assert [n.name for n in required] == ["a number of algorithms or a number of problems"]
+    assert required[0].met_by("ECP beats 10 benchmark algorithms on 30 synthetic functions.")
+    assert not required[0].met_by("Test problems are hard.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("We design a data structure that uses $O(nd)$ space.", True),
+        ("The data structure is simple.", False),
+    ],
+)
+def test_space_is_met_by_an_order(sentence: str, met: bool) -> None:
+    (need,) = needs("How much space does the data structure require?", text="space of the data structure")
+    assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("CLPRNet reaches 30 FPS inference speed on CCPD.", ["a number of inference"]),
+        ("CLPRNet detects plates on CCPD.", ["a number of inference"]),
+    ],
+)
+def test_a_speed_is_a_number(text: str, names: list[str]) -> None:
+    (need,) = needs("What inference speed does CLPRNet reach?", text=text)
+    assert need.name == names[0]
+    assert need.met_by(text) is ("30" in text)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "met"),
+    [
+        ("What approaches do they propose for it?", "We propose two approaches: A and B.", True),
+        ("What approaches do they propose for it?", "Other approaches exist.", False),
+        ("Which estimators did they develop?", "We develop three families of estimators.", True),
+    ],
+)
+def test_the_things_they_did_lead(question: str, sentence: str, met: bool) -> None:
+    (need,) = [n for n in needs(question, text="approaches and estimators") if " they " in n.name]
+    assert not need.required
+    assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "met"),
+    [
+        # "which specific X" is answered by a sentence that names one, not by one about X
+        ("Which specific solver did they call?", "We call the HiGHS solver on each instance.", True),
+        ("Which specific solver did they call?", "The solver is fast on each instance.", False),
+        ("Which particular datasets did they use?", "We use CIFAR-10 and SVHN datasets.", True),
+    ],
+)
+def test_which_specific_asks_for_a_name(question: str, sentence: str, met: bool) -> None:
+    text = "The solver is fast. We use datasets."
+    specific = [n for n in needs(question, text=text) if n.name.startswith("a specific")]
+    assert len(specific) == 1 and specific[0].required and specific[0].met_by(sentence) is met

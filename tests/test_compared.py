@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.references import compared
+from rag.answer.references import compared, compares
 from rag.engine import Engine
 from tests.conftest import with_papers
 
@@ -108,3 +108,18 @@ def test_it_compared_with_a_named_paper_in_a_conversation(engine: Engine) -> Non
     a = engine.ask("How does it compare to FlashSort?", history=_about("CacheZip", "cmp#1"))
     assert [c.paper_id for c in a.citations][:1] == ["cmp#1"]
     assert {c.paper_id for c in a.citations} == {"cmp#1", "cmp#2"}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How do the two methods differ?", True),
+        ("What is the difference between them?", True),
+        ("Are they different?", True),
+        # "differential(ly)" and "differentiable" name no comparison
+        ("Going back to the differentially private mirror descent paper, which lemma?", False),
+        ("Does it need differentiable objectives?", False),
+    ],
+)
+def test_words_of_comparison(question: str, expected: bool) -> None:
+    assert compares(question) is expected

@@ -44,6 +44,8 @@ LLM_PAPER = "We prune LLMs after training; perplexity on held-out text barely ch
         ("Does it extend to function approximation?", "Tabular MDPs are solved.", ["function approximation"]),
         ("Are there finite-sample guarantees?", "We give non-asymptotic bounds.", []),
         ("Are there finite-sample guarantees?", "We give non asymptotic bounds.", []),  # spelled apart
+        ("Is it differentially private?", "We study differentially-private (DP) saddle points.", []),
+        ("Is it differentially private?", "We study robust saddle points.", ["differential privacy"]),
         # a facet word as the verb that ends a wh-question names no facet; as its object it does
         ("What kind of methods does the benchmark reward?", IMAGE_PAPER, []),
         ("What does the model forecast?", LLM_PAPER, []),

@@ -81,6 +81,9 @@ def test_answer_sentences(answer: str, expected: list) -> None:  # type: ignore[
         ("FooNet", "**FooNet** is", True),
         ("1.78", "a 1.78$\\times$ speed-up", True),
         ("12 of 15", "12 of 16", False),
+        # an answer writes a source's own "[2017]" as "(2017)": its markers are "[n]"
+        ("Xu and Raginsky [2017]", "bounds from Xu and Raginsky (2017) [1]", True),
+        ("Xu and Raginsky [2017]", "bounds from Xu and Raginsky (2018) [1]", False),
     ],
 )
 def test_fact_matching(fact: str, answer: str, found: bool) -> None:

@@ -68,3 +68,18 @@ def test_a_name_the_discussed_paper_does_not_write_moves_on(engine: Engine) -> N
 )
 def test_what_moves_the_conversation_on(question: str, moves: bool) -> None:
     assert moves_on(question) is moves
+
+
+def test_going_back_by_title_words_among_the_conversations_papers(fake_engine: Engine, tmp_path: Path) -> None:
+    # Two titles hold "regularizing graph networks"; the conversation discussed one of them.
+    corpus = [*CORPUS, "We scale graph attention to a billion edges with a new sparse kernel."]
+    meta = [*META, {"paper_id": "x#6", "title": "Regularizing Graph Attention Networks at Scale"}]
+    engine = with_records(fake_engine, tmp_path / "x", "x", corpus, meta)
+    history = [
+        {"role": "user", "content": "Is there a regularizer for graph networks?"},
+        {"role": "assistant", "content": "One interpolates node features between neighbours.", "paper_ids": ["x#1"]},
+        *TWO_PAPERS[2:],
+    ]
+    q = "Going back to the regularizing graph networks paper, how much does it improve accuracy?"
+    a = engine.ask(q, history=history)
+    assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer

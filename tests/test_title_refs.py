@@ -238,3 +238,35 @@ def test_a_phrase_of_the_field_is_no_title_name_at_scale(scale_engine: Engine) -
     # Among a thousand real abstracts, "LLM Reasoners: New Evaluation, …" answered this, cited.
     a = scale_engine.ask("What is the curse of complexity in LLM reasoning?", explain=True)
     assert [c.paper_id for c in a.citations][:1] == ["002_feea92aa1cd1892b#10"], a.explain
+
+
+CONVERSATION = TitleIndex(
+    {
+        "si": _paper("si", "Learning a Single Index Model from Anisotropic Data with Vanilla SGD"),
+        "si2": _paper("si2", "Agnostic Active Learning of Single Index Models"),
+        "cp": _paper("cp", "Causal Discovery-Driven Change Point Detection in Time Series"),
+        "l1": _paper("l1", "Unbiased Quantization of the $L_1$ Ball for Distributed Mean Estimation"),
+        "ea": _paper("ea", "Robust Distribution Learning with Adversarial Corruptions (extended abstract)"),
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "among", "expected"),
+    [
+        # two titles hold the words, one of them in the conversation
+        ("Going back to the single index model paper, what bounds?", ["si", "cp"], ["si"]),
+        ("Going back to the single index model paper, what bounds?", ["si", "si2"], []),
+        # a hyphenated phrase for the title's words apart; math as typed in plain text
+        ("Back to the causal-discovery change point paper: what is estimated?", ["si", "cp"], ["cp"]),
+        ("Going back to the L1-ball quantization paper, what MSE?", ["l1", "cp"], ["l1"]),
+        ("What does the paper on change points say?", ["si", "l1"], []),  # not a conversation paper
+    ],
+)
+def test_referenced_among_a_conversations_papers(text: str, among: list[str], expected: list[str]) -> None:
+    assert CONVERSATION.referenced_among(text, among) == expected
+
+
+def test_an_extended_abstract_mark_is_not_part_of_the_name() -> None:
+    text = "Robust Distribution Learning with Adversarial Corruptions shows a bound."
+    assert CONVERSATION.referenced(text) == ["ea"]

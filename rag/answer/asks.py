@@ -206,6 +206,46 @@ def _name_need(question: str, whole: str, label: str, text: str) -> Need:
     return Need("a name", _names_other_than(known), required=False)
 
 
+# "What approaches do they propose for it?": the things asked and what the paper did with them.
+_THINGS_DONE = re.compile(
+    r"^\W*(?:what|which)\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]*s)\s+(?:do|does|did)\s+(?:they|it|the\s+authors)\s+([a-z]+)\b",
+    re.I,
+)
+
+
+# "Which specific GPU model …", "what particular architectures …": the identity is asked.
+_SPECIFIC = re.compile(
+    r"\b(?:which|what)\s+(?:specific|particular|exact)\s+(?:[\w-]+\s+){0,2}?([\w-]+?)(?=\s+(?:did|do|does|are|were|was|is|has|have|had|gave|turned|performed|scored|they|it)\b|\s*[?,])",
+    re.I,
+)
+
+
+def _specific_name(question: str, whole: str, label: str, text: str) -> list[Need]:
+    """ "Which specific <thing>" is answered only by a sentence that names one (a name beside the
+    thing where the paper writes it, else any name the question and paper label do not write):
+    a sentence about the thing in general does not say which."""
+    m = _SPECIFIC.search(question)
+    if m is None:
+        return []
+    noun = m.group(1)
+    known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
+    met = _name_near(noun, known) if mentions(noun)(text) else _names_other_than(known)
+    return [Need(f"a specific {noun}", met, specific=True)]
+
+
+def _things_done(question: str, text: str) -> list[Need]:
+    """The sentence that has both the asked plural noun and the question's verb ("We propose
+    two different approaches …: A and B") leads from anywhere; it never refuses. A question
+    that only refers back ("they", "it") shares almost nothing else with the answer."""
+    m = _THINGS_DONE.search(question)
+    if m is None or m.group(1).lower() in SKIP_NOUNS or not mentions(m.group(1))(text):
+        return []
+    noun, verb = m.group(1), m.group(2)
+    # The verb as written, any ending: "propose" is a stopword to the stemmer's lists.
+    did = re.compile(rf"\b{re.escape(verb[: max(4, len(verb) - 2)])}\w*", re.I)
+    return [Need(f"{noun} they {verb}", all_of(mentions(noun), matches(did)), required=False, specific=True)]
+
+
 def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     """What the evidence must contain for this question to be answered (`text`: the paper's
     abstract). Only the asking part of the question is read for what it asks."""
@@ -218,7 +258,10 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         # from") only when close to the best.
         out.append(Need("a cause", matches(_CAUSE_WORD), required=False, specific=True))
         out.append(Need("a causal link", matches(_CAUSAL), required=False))
+    if not out:  # "what exact ratio": a number is asked, which says which
+        out += _specific_name(question, whole, label, text)
     m = _ENTITY_ASK.search(question)
+    out += _things_done(question, text)
     out += list_needs(question, names_asked=m is not None)
     if (
         m

@@ -15,7 +15,7 @@ from rag.answer.enumerated import listed_pair
 from rag.answer.references import asks_by_position, by_name, by_position, compares
 from rag.index.snapshot import Snapshot
 from rag.retrieval.retriever import Retriever
-from rag.text.normalize import content_stems, spaced_words, writes_name
+from rag.text.normalize import bare_title, content_stems, spaced_words, writes_name
 from rag.types import Query
 
 # A question that says it moves on stands on its own, whatever pronouns it uses.
@@ -121,7 +121,7 @@ def _named_in_answer(content: str, found: list[str], snap: Snapshot) -> list[str
     """Of the papers an answer's words mention, those it names: by label, whole title, or the
     title's head as the title writes it ("Mind the Gap [2]", not "the open problem of")."""
     words = spaced_words(content)
-    return [p for p in found if _names(content, words, snap.papers[p].label, snap.papers[p].title or "")]
+    return [p for p in found if _names(content, words, snap.papers[p].label, bare_title(snap.papers[p].title))]
 
 
 def _names(content: str, words: str, label: str, title: str) -> bool:
@@ -224,7 +224,7 @@ def _named_back(question: str, discussed: list[str], recent: list[str], snap: Sn
     `compared_with_discussed`)."""
     if compares(question):
         return []
-    named = papers_named(question, snap)
+    named = papers_named(question, snap) | set(snap.titles.referenced_among(question, discussed))
     if named & set(recent):
         return []
     return [p for p in discussed if p in named]

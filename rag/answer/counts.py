@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from rag.answer.clauses import ask_clause
 from rag.answer.need import NEAR_WORDS, Need, all_of, any_of, matches, mentions, near, never, rejoined
@@ -12,6 +13,9 @@ from rag.text.normalize import content_stems
 # A wh-phrase headed by one of these asks for papers, not for a quantity or a paper's things.
 _PAPER_HEADS = r"(?:papers|works|studies|articles|abstracts)\b"
 
+_AUX = r"(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should)"
+# A word of the wh-phrase before the measure: not "papers" (see below), not an auxiliary.
+_MODIFIER = rf"(?!{_PAPER_HEADS}|{_AUX}\b)\w+[- ]"
 _NUMBER_WORDS = r"\b(?:single|once|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|dozens|hundred|hundreds|thousand|million|billion|trillion|half|double|twice)\b"
 # A quantity, not a digit inside a name ("GSM8K", "GPT-4", "FlashAttention-2" count nothing).
 _HAS_NUMBER = re.compile(r"(?<![A-Za-z])(?<![A-Za-z]-)\d|" + _NUMBER_WORDS, re.I)
@@ -22,8 +26,13 @@ _ASKS_NUMBER = re.compile(
     # "which dimensions" (plural) asks for aspects, not for a number; "what embedding dimension" does.
     # "Which papers bound the regret …": a wh-phrase headed by "papers" asks for papers; the word
     # after it is their verb.
-    rf"|(?:what|which|in which)\s+(?:(?!{_PAPER_HEADS})\w+[- ]){{0,3}}(?:(?:rate|ratio|size|year|temperature|threshold|budget|count|degree|length|accuracy"
-    r"|speed-?up|exponent|bound)s?|dimension))\b",
+    # "What quantities do those bounds depend on?": the words before the measure modify it, and
+    # an auxiliary ends the wh-phrase ("bounds" is then the subject, not what is asked).
+    rf"|(?:what|which|in which)\s+(?:{_AUX}\s+(?:{_MODIFIER}){{0,2}}|(?:{_MODIFIER}){{0,3}})(?:(?:rate|ratio|size|year|temperature|threshold|budget|count|degree|length|accuracy"
+    r"|speed-?up|exponent|bound)s?|dimension))\b"
+    # "What inference speed": a speed right after the wh-word ("what observation about learning
+    # speed" asks for an observation).
+    r"|\b(?:what|which)\s+(?:[\w-]+[- ])?speeds?\b",
     re.I,
 )
 
@@ -35,7 +44,7 @@ _WHAT_MEASURE = re.compile(
     # "what decoding throughput speedup", "what cumulative regret bound": the counted thing is
     # the word before the measure, after at most one more modifier.
     r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+"
-    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed-?up|bound)s?\b",
+    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed(?:-?up)?|bound)s?\b",
     re.I,
 )
 _HOW_MUCH = re.compile(
@@ -43,7 +52,11 @@ _HOW_MUCH = re.compile(
     r"(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b",
     re.I,
 )
-_ASKS_RATE = re.compile(r"\b(?:rates?|exponents?|complexity|order|bounds?)\b", re.I)
+# "How much space and preprocessing time?" is answered by "$O(nd)$ space" as a rate is.
+_ASKS_RATE = re.compile(
+    r"\b(?:rates?|exponents?|complexity|order|bounds?)\b|\bhow\s+much\s+(?:space|memory|(?:running|query|preprocessing)\s+time)\b",
+    re.I,
+)
 # An order of growth answers a question about a rate without a number.
 _RATE_FORM = re.compile(
     r"\b(?:sub|super)?linear(?:ly)?\b|\b(?:quadratic|cubic|exponential|polynomial|logarithmic)(?:ly)?\b"
@@ -97,14 +110,20 @@ _NUMBER_TOKEN = re.compile(r"[\w.,%-]+")
 
 
 def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str], bool]:
-    """A number of `noun`, or, for a speedup, of the speedup however the sentence names what
-    is faster ("what inference speedup": "a 3× speedup over FP16"). Not for other measures: "what
+    """A number of `noun`, or, for a speed or speedup, of the speed however the sentence names
+    what is faster ("what inference speedup": "a 3× speedup over FP16"). Not for other measures: "what
     codebook size" is not met by "reduces KV cache size by 87.5%"."""
     near_noun = _number_near(noun, question)
     return any_of(near_noun, _number_near(measure)) if measure and _SPEEDUP.match(measure) else near_noun
 
 
-_SPEEDUP = re.compile(r"speed-?up$", re.I)
+_SPEEDUP = re.compile(r"speed(?:-?up)?$", re.I)
+
+
+def _named_in(noun: str, measure: str | None, text: str) -> bool:
+    """The abstract names the counted thing, or, for a speed, the speed ("30 FPS inference
+    speed" answers "what decoding speed" without the word "decoding")."""
+    return mentions(noun)(text) or bool(measure and _SPEEDUP.match(measure) and mentions(measure)(text))
 
 
 def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
@@ -222,8 +241,14 @@ def number_needs(question: str, text: str) -> list[Need]:
     out: list[Need] = []
     if _asks_number_first(question):
         asked = _quantities(question)
-        nouns = [n for n in asked if mentions(n)(text)] if text else []
+        nouns = [n for n in asked if _named_in(n, asked[n], text)] if text else []
         found = [Need(f"a number of {n}", _number_of(n, asked[n], question), specific=True) for n in nouns]
+        if len(found) > 1:
+            # "How many algorithms and how many test problems?": a sentence with one of the counts
+            # answers in part ("10 benchmark algorithms … across 30 synthetic functions"); each
+            # still leads where it is found.
+            either = Need(" or ".join(n.name for n in found), any_of(*(n.met_by for n in found)), specific=True)
+            found = [either, *(replace(n, required=False) for n in found)]
         if not found and text and any(_RIVAL_ASK.match(n) for n in asked):
             found = _rivals_need(text)
         if not found:

@@ -42,7 +42,7 @@ _GROUPS: dict[str, str] = {
     "continuous state or action spaces": r"continuous[- ](?:state|action)s?",
     "finite-sample guarantees": r"finite[- ]sample|non[- ]?asymptotic",
     "multi-agent settings": r"multi[- ]?agent",
-    "differential privacy": r"differential(?:ly)? privacy|differentially private",
+    "differential privacy": r"differential(?:ly)? privacy|differentially[- ]private",
 }
 # A lowercase letter before a capital: the seam of a compound name ("Image|Net").
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

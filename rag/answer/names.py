@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import accumulate
 
+from rag.answer.lexicon import parts_of_speech
 from rag.answer.overview import KIND
 from rag.text.normalize import STOPWORDS, capitals_written, content_stems, fold, squash
 
@@ -103,10 +104,50 @@ def rare_name_stems(question: str, df: Mapping[str, int]) -> list[str]:
 
 
 def _spelled_out(acronym: str, words: list[str]) -> bool:
-    """ "LLM" in a text that says "large language models": the initials of consecutive words."""
+    """ "LLM" in a text that says "large language models": the initials of consecutive words,
+    a closed compound giving its parts' ("VAE": "variational autoencoder")."""
     letters = acronym.lower().rstrip("s") if len(acronym) > 2 else acronym.lower()
     initials = "".join(w[0] for w in words if w)
-    return len(letters) >= 2 and letters in initials
+    if len(letters) < 2:
+        return False
+    if letters in initials:
+        return True
+    return len(letters) >= 3 and any(
+        _compound_initials(words, i, letters) for i, w in enumerate(words) if w and w[0] == letters[0]
+    )
+
+
+COMPOUND_PART_MIN = 4  # "auto|encoder": each part a word of this many letters or more
+
+
+def _compound_initials(words: list[str], start: int, letters: str) -> bool:
+    """Whether the words from `start` spell `letters` by their initials, a word that is two
+    words joined ("autoencoder") giving both its parts' initials."""
+    i = 0
+    for w in words[start : start + len(letters)]:
+        if not w or w[0] != letters[i]:
+            return False
+        i += 1
+        if i < len(letters) and _second_part(w, letters[i]):
+            i += 1
+        if i == len(letters):
+            return True
+    return False
+
+
+def _second_part(word: str, letter: str) -> bool:
+    return any(
+        word[k] == letter and parts_of_speech(word[:k]) and _word_like(word[k:])
+        for k in range(COMPOUND_PART_MIN, len(word) - COMPOUND_PART_MIN + 1)
+    )
+
+
+def _word_like(part: str) -> bool:
+    """A word, or an agent noun of a verb WordNet lists without it ("encoder": "encode")."""
+    if parts_of_speech(part):
+        return True
+    part = part[:-1] if part.endswith(("ers", "ors")) else part
+    return part.endswith(("er", "or")) and any("verb" in parts_of_speech(part[:-k]) for k in (1, 2))
 
 
 _CAPS = re.compile(r"[A-Z]{3,}")

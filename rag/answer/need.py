@@ -50,6 +50,9 @@ def any_of(*checks: Callable[[str], bool]) -> Callable[[str], bool]:
 
 
 NEAR_WORDS = 4  # words between a thing and what is asked of it ("8 different tasks")
+# Nouns whose acronyms end in their initial (LLM, VLM, GMM; CNN, GNN): "how many models" is met
+# by "three MLLMs". Not "methods" or "metrics", which "LLMs" would meet by the same letter.
+_ACRONYM_HEADS = {"models", "networks"}
 
 
 # A word a PDF's line break split with a hyphen ("underly- ing", "employ- ing"): the second part
@@ -67,15 +70,17 @@ def rejoined(sentence: str) -> str:
 def near(noun: str, test: Callable[[str], bool], token: re.Pattern[str], initials: str = "") -> Callable[[str], bool]:
     """A token passing `test` within `NEAR_WORDS` words of `noun` ("6,658 questions", "two
     algorithms, PDI-CP and JDI-CP"); `token` says what a word is. `initials`: those of the
-    question's words for the thing (two or more: "language models" is "LM"); a plural acronym
-    ending in them names it too ("six LLMs")."""
+    question's words for the thing (two or more: "language models" is "LM"; one for a noun
+    that heads acronyms, `_ACRONYM_HEADS`); a plural acronym ending in them names it too ("six
+    LLMs", "three MLLMs")."""
     stems = set(content_stems(noun))
+    usable = len(initials) >= 2 or (len(initials) == 1 and noun.lower() in _ACRONYM_HEADS)
 
     def named(t: str) -> bool:
         if stems & set(content_stems(t)):
             return True
         t = t.rstrip(".,")
-        return len(initials) >= 2 and re.fullmatch(r"[A-Z]{2,}s", t) is not None and t[:-1].endswith(initials)
+        return usable and re.fullmatch(r"[A-Z]{2,}s", t) is not None and t[:-1].endswith(initials)
 
     def check(sentence: str) -> bool:
         tokens = token.findall(rejoined(sentence))

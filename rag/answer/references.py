@@ -79,7 +79,7 @@ def by_name(question_stems: set[str], listed: list[str], name_stems: dict[str, s
 # names. Not "does X beat Y?": abstracts seldom compare each other, so that one is left to the
 # usual answerability check.
 _COMPARES = re.compile(
-    r"\b(?:compar\w*|versus|vs\b|differ\w*|distinguish\w*|contrast\w*|in common|similarit\w*|similar"
+    r"\b(?:compar\w*|versus|vs\b|differ(?!entia)\w*|distinguish\w*|contrast\w*|in common|similarit\w*|similar"
     r"|which (?:one|of)|which (?:is|was|has|does|did)(?= [^?]*\bor\b))\b",
     re.I,
 )

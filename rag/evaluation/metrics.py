@@ -24,6 +24,8 @@ def normalize_fact_text(text: str) -> str:
     text = match_form(clean(text))
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
     text = text.replace("$", "").replace("\\times", "×")
+    # An answer writes a source's own "[2017]" as "(2017)" (its markers are "[n]").
+    text = re.sub(r"\[([\d\s,;]+)\]", r"(\1)", text)
     return re.sub(r"\s+", " ", text)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.index.vocabulary import Vocabulary, phrases
-from rag.text.normalize import content_stems, fold, normalize_markdown
+from rag.text.normalize import bare_title, content_stems, fold, normalize_markdown
 from rag.types import Paper
 
 TITLE_RUN = 3  # words in a run of title words that names a paper
@@ -117,12 +117,13 @@ class Mentions:
                 self.labels.setdefault(fold(p.label), set()).add(pid)
                 for phrase in expansions(p, vocab):
                     self.heads.setdefault(phrase, set()).add(pid)
-            if not p.title:
+            title = bare_title(p.title)
+            if not title:
                 continue
-            head = p.title.split(":", 1)[0] if ":" in p.title else ""
-            for phrase in {_phrase(p.title), _phrase(head)} - {""}:
+            head = title.split(":", 1)[0] if ":" in title else ""
+            for phrase in {_phrase(title), _phrase(head)} - {""}:
                 self.heads.setdefault(phrase, set()).add(pid)
-            ws = _tokens(p.title)
+            ws = _tokens(title)
             for i in range(len(ws) - TITLE_RUN + 1):
                 run = tuple(ws[i : i + TITLE_RUN])
                 if sum(w not in _STOP for w in run) >= 2:
@@ -130,7 +131,7 @@ class Mentions:
         self.runs = {k: v for k, v in self.runs.items() if len(v) <= TITLE_RUN_MAX_PAPERS}
         title_df: dict[str, set[str]] = {}
         for pid, p in papers.items():
-            for w in set(_tokens(p.title or "")):
+            for w in set(_tokens(bare_title(p.title))):
                 if len(w) >= RARE_WORD_MIN_LEN and w.isalpha():
                     title_df.setdefault(w, set()).add(pid)
         self.rare = {

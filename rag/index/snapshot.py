@@ -18,7 +18,7 @@ from rag.index.mentions import Mentions, naming_labels
 from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
-from rag.text.normalize import content_stems, fold, spaced_words, squash, words, writes_name
+from rag.text.normalize import bare_title, content_stems, fold, spaced_words, squash, words, writes_name
 from rag.types import Paper
 
 TITLE_MIN_WORDS = 4  # a run this long that is a whole title names its paper in any case
@@ -243,7 +243,7 @@ class Snapshot:
         """Titles of `TITLE_MIN_WORDS` words or more as `spaced_words`, by their first words."""
         out: dict[tuple[str, ...], list[tuple[list[str], str]]] = {}
         for pid, p in self.papers.items():
-            ws = spaced_words(p.title or "").split()
+            ws = spaced_words(bare_title(p.title)).split()
             if len(ws) >= TITLE_MIN_WORDS:
                 out.setdefault(tuple(ws[:TITLE_MIN_WORDS]), []).append((ws, pid))
         return out

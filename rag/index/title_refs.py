@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from rag.text.normalize import STOPWORDS, content_stems, writes_name
+from rag.text.normalize import STOPWORDS, bare_title, content_stems, writes_name
 from rag.types import Paper
 
 _NOUN = r"(?:paper|work|study|article|preprint)"
@@ -58,8 +58,8 @@ class TitleIndex:
         self.written: dict[tuple[str, ...], str] = {}  # a common title name -> as written, lowercase
         self.common = {s for s, n in (df or {}).items() if n > common}
         for pid, p in papers.items():
-            title = p.title or ""
-            for stem in set(content_stems(title)):
+            title = bare_title(p.title)
+            for stem in set(content_stems(title)) | set(content_stems(_plain_math(title))):
                 self.by_stem.setdefault(stem, set()).add(pid)
             name = title.split(":", 1)[0] if ":" in title else ""
             head = tuple(content_stems(name))
@@ -71,7 +71,7 @@ class TitleIndex:
         # the title holds them all).
         self.word_sets: dict[str, list[tuple[frozenset[str], str]]] = {}
         for pid, p in papers.items():
-            ws = frozenset(word_stems(p.title or ""))
+            ws = frozenset(word_stems(bare_title(p.title)))
             if len(ws) >= EVERY_WORD_MIN and ws - self.common:
                 self.word_sets.setdefault(min(ws), []).append((ws, pid))
         self.bracketed: dict[str, set[str]] = {}
@@ -96,14 +96,20 @@ class TitleIndex:
         meant may be a third whose title words it does not use."""
         return [group for group in self._by_head(text) if len(group) > 1]
 
+    def referenced_among(self, text: str, pids: list[str]) -> list[str]:
+        """Papers of `pids` (a conversation's) that the text's referring phrases mean: "the
+        single index model paper" is one of several such titles among thousands, but one among
+        the few papers a conversation discussed."""
+        among = set(pids)
+        found: list[str] = []
+        for phrases in _phrases(text):
+            group = self._holders(phrases, among)
+            found += group if len(group) == 1 else []
+        return list(dict.fromkeys(found))
+
     def _groups(self, text: str) -> list[list[str]]:
         groups = self._by_head(text)
-        for m in _ON.finditer(text):
-            words = m.group(1).split()[:MAX_WORDS]
-            groups.append(self._holders([words[:k] for k in range(len(words), 0, -1)]))
-        # "the X paper" as a whole: its first words are the ones that tell it from others
-        # ("the social-media LLM benchmark paper" is not any "LLM benchmark" paper).
-        groups += [self._holders([m.group(1).split()]) for m in _BEFORE.finditer(text)]
+        groups += [self._holders(phrases) for phrases in _phrases(text)]
         groups.append(self._every_word(text))
         groups += [sorted(pids) for name, pids in self.bracketed.items() if writes_name(text, name)]
         return [list(g) for g in dict.fromkeys(tuple(g) for g in groups if g)]
@@ -127,14 +133,39 @@ class TitleIndex:
         ws = set(word_stems(text))
         return sorted(pid for w in ws for title, pid in self.word_sets.get(w, []) if title <= ws)
 
-    def _holders(self, phrases: list[list[str]]) -> list[str]:
-        """The papers whose titles hold every content word of the longest phrase any title
-        holds; none when more than `SHARED_MAX` do (a shorter one would be vaguer still)."""
+    def _holders(self, phrases: list[list[str]], among: set[str] | None = None) -> list[str]:
+        """The papers (of `among`, if given) whose titles hold every content word of the longest
+        phrase any such title holds; none when more than `SHARED_MAX` do (a shorter one would
+        be vaguer still)."""
         for words in phrases:
             stems = set(content_stems(" ".join(words)))
+            if among is not None:  # "causal-discovery" for "Causal Discovery-Driven": its parts
+                stems = {s for s in stems if "-" not in s} or stems
             if len(stems) < MIN_STEMS:
                 return []
             holders = set.intersection(*(self.by_stem.get(s, set()) for s in stems))
+            holders = holders if among is None else holders & among
             if holders:
                 return sorted(holders) if len(holders) <= SHARED_MAX else []
         return []
+
+
+def _phrases(text: str) -> list[list[list[str]]]:
+    """Each referring phrase of the text as the word runs to look up, longest first: "the paper
+    on X" (X runs to the end of the sentence, so its prefixes), "the X paper" as a whole (its
+    first words tell it from others: "the social-media LLM benchmark paper" is not any "LLM
+    benchmark" paper)."""
+    out = []
+    for m in _ON.finditer(text):
+        words = m.group(1).split()[:MAX_WORDS]
+        out.append([words[:k] for k in range(len(words), 0, -1)])
+    return out + [[m.group(1).split()] for m in _BEFORE.finditer(text)]
+
+
+_MATH = re.compile(r"\$([^$]*)\$")
+
+
+def _plain_math(title: str) -> str:
+    """Inline math as typed in plain text: "the $L_1$ Ball" is "the L1 Ball" (a reader writes
+    "the L1-ball paper")."""
+    return _MATH.sub(lambda m: re.sub(r"\\[A-Za-z]+|[\\_^{}\s]", "", m.group(1)), title)

@@ -90,6 +90,16 @@ _CAPITALS = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,})s?(?![A-Za-z0-9])")
 _WORD_RUN = re.compile(r"[^\W_]+")
 
 
+# Proceedings mark a short version in the title ("… Corruptions (extended abstract)"); the
+# paper's name is the rest, as a reader writes it.
+_VERSION_MARK = re.compile(r"\s*\(?\s*extended\s+abstract\s*\)?\s*$", re.I)
+
+
+def bare_title(title: str | None) -> str:
+    """The title as a name: without a proceedings' "(extended abstract)" mark."""
+    return _VERSION_MARK.sub("", title or "")
+
+
 def spaced_words(text: str) -> str:
     """Lowercase words one space apart, with a space at each end (a phrase is found in it by
     `in`, on word boundaries): "Lomb–Scargle" and "lomb-scargle" meet."""

@@ -163,6 +163,7 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Is FooNet open source?", "FooNet", "", "We open-sourced FooNet.", "Open-source models lag behind."),
         ("Is FooNet open source?", "FooNet", "", "FooNet is an open-source framework for X.", "FooNet beats open-source LLMs."),
         ("Is the code available?", "", "", "The code is public.", "Most LLMs have only released partial artifacts, such as inference code."),
+        ("Is there code released for it?", "", "", "We provide publicly available implementations.", "Publicly available datasets are used."),
         # a digit inside a name counts nothing
         ("What accuracy does it reach?", "", "", "It reaches 81.2% on GSM8K.", "It is strong on GSM8K and GPT-4 tasks."),
         ("Up to what maximum sequence length is it trained?", "", "", "It trains on 128K tokens.", "It beats FlashAttention-2."),
@@ -682,3 +683,29 @@ def test_which_specific_asks_for_a_name(question: str, sentence: str, met: bool)
     text = "The solver is fast. We use datasets."
     specific = [n for n in needs(question, text=text) if n.name.startswith("a specific")]
     assert len(specific) == 1 and specific[0].required and specific[0].met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("Evaluations on seven benchmark forward and inverse tasks show gains.", True),
+        ("Seven methods are compared on benchmark tasks.", False),  # a number of methods
+        ("We evaluate on 12 tasks.", True),
+    ],
+)
+def test_a_number_before_the_asked_modifier(sentence: str, met: bool) -> None:
+    (need,) = needs("How many benchmark tasks were used?", text="benchmark tasks")
+    assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("Our meta-agent, trained with just one GPU hour, beats the baseline.", True),
+        ("Training takes 3 days on 8 GPUs.", True),
+        ("Training is cheap and beats 3 baselines.", False),
+    ],
+)
+def test_compute_is_counted_in_its_units(sentence: str, met: bool) -> None:
+    (need,) = needs("How much compute did training take?", text="trained with one GPU hour")
+    assert need.met_by(sentence) is met

@@ -54,7 +54,15 @@ def engine(fake_engine: Engine, tmp_path: Path) -> Engine:
         ("What games did Hopper et al. use?", None, None),  # an abstract cites "Hopper et al.": maybe that work
         ("What did Hopper et al. find?", ["au#2"], "What did the FoldNet paper find?"),  # ...unless asked of them only
         ("What did Babbage et al. find?", None, None),  # no indexed author of that name
-        ("What does CacheZip by Lovelace et al. find?", None, None),  # the paper is named itself
+        # the paper is named itself: the reference is left out; a paper of theirs it is not or
+        # does not write: work that paper cites
+        ("What does CacheZip by Lovelace et al. find?", ["au#1"], "What does CacheZip find?"),
+        (
+            "What guarantee did Lovelace and colleagues prove for CacheZip?",
+            ["au#1"],
+            "What guarantee did the CacheZip paper prove for CacheZip?",
+        ),
+        ("What does FoldNet by Noether et al. find?", None, None),
         ("What did Lovelace find?", None, None),  # a surname alone, without "et al."
         ("Compare Lovelace and Babbage", None, None),  # one of two surnames unknown
         # full names joined by "and": the papers they wrote together, else each one's
@@ -184,3 +192,12 @@ def test_a_paper_named_by_its_authors_is_compared_with_the_discussed_one(engine:
     ]
     a = engine.ask("How does that compare to what Lovelace et al. propose?", history=history)
     assert {c.paper_id for c in a.citations} == {"au#1", "au#3"}
+
+
+def test_a_surname_an_abstract_writes_only_as_a_plain_word_is_not_cited(fake_engine: Engine, tmp_path: Path) -> None:
+    # "gross" (lowercase, and the stem of "Grosse") in another abstract cites nobody named Grosse
+    papers = [*PAPERS, "We estimate gross margins of retailers with a new sampler."]
+    meta = [*META, {"paper_id": "au#4", "title": "Sampling Margins", "authors": ["Julia Grosse"]}]
+    engine = with_records(fake_engine, tmp_path / "g", "au", papers, meta)
+    ref = author_ref("What sampler did Grosse and colleagues propose?", engine.retriever.snapshot)
+    assert ref is not None and ref.papers == ["au#4"]

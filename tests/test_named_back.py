@@ -83,3 +83,13 @@ def test_going_back_by_title_words_among_the_conversations_papers(fake_engine: E
     q = "Going back to the regularizing graph networks paper, how much does it improve accuracy?"
     a = engine.ask(q, history=history)
     assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer
+
+
+def test_a_paper_the_user_names_by_title_words_outweighs_an_allusion(engine: Engine) -> None:
+    # the answer alludes to FoldNet by a rare title word ("backbones"); the user named GraphMix
+    history = [
+        {"role": "user", "content": "Tell me about the paper on regularizing graph neural networks."},
+        {"role": "assistant", "content": "It mixes node features between neighbours, like shared backbones."},
+    ]
+    a = engine.ask("And how much did it improve accuracy?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer

@@ -34,7 +34,9 @@ GIVES_CODE = re.compile(
     r"|\b(?:an?|our)\s+open[- ]source\s+(?:framework|library|toolkit|package|implementation|tool|system|platform|codebase)\b"
     r"|\b(?:our|the|its|their)\s+(?:\w+\s+){0,2}(?:codes?|implementations?)\b[^.]*\b(?:available|release[sd]?|public)\b"
     r"|\b(?:code|implementations?)\s+(?:is|are|will\s+be|has\s+been|have\s+been)\s+(?:\w+\s+)?(?:available|released|public)\b"
-    r"|\b(?:we|will)\s+(?:\w+\s+){0,2}(?:release|publish|share|open[- ]source)\w*\b[^.]*\b(?:code|implementations?)\b",
+    r"|\b(?:we|will)\s+(?:\w+\s+){0,2}(?:release|publish|share|open[- ]source)\w*\b[^.]*\b(?:code|implementations?)\b"
+    # "we provide publicly available implementations"
+    r"|\b(?:publicly|openly|freely)\s+available\s+(?:\w+\s+)?(?:codes?|implementations?|software|packages?|library)\b",
     re.I,
 )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rag.answer.overview import refers_back, subject
 from rag.index.authors import canonical, fold, surname
 from rag.index.snapshot import Snapshot
-from rag.text.normalize import content_stems
+from rag.text.normalize import writes_name
 from rag.types import Paper
 
 # "Schaeffer et al.", "Schaeffer et al. (2025)", "Schaeffer et al.'s" (the surname's last word:
@@ -21,10 +21,11 @@ from rag.types import Paper
 _ET_AL = re.compile(r"(?P<name>[A-Z][\w-]*)\s+et\s+al\b\.?(?:\s*\(?(?:19|20)\d\d\)?)?")
 # "Snell and Griffiths", "Snell & Griffiths"
 _TWO = re.compile(r"\b(?P<a>[A-Z][\w-]*)\s+(?:and|&)\s+(?P<b>[A-Z][\w-]*)\b(?!\s+et\s+al\b)")
-# "Ceriotti's group", "Mueller's paper", "the Mueller paper"
+# "Ceriotti's group", "Mueller's paper", "the Mueller paper", "Grosse and colleagues"
 _ONE = re.compile(
     r"\b(?P<name>[A-Z][\w-]*)(?=['’]s\s+(?:group|lab|team|paper|work|study|article)\b)"
     r"|\bthe\s+(?P<name2>[A-Z][\w-]*)(?=\s+(?:paper|work|study|article)\b)"
+    r"|\b(?P<name3>[A-Z][\w-]*)(?=\s*,?\s+(?:and|&)\s+(?:his\s+|her\s+|their\s+)?(?:colleagues|co-?authors|collaborators|team)\b)"
 )
 # "the paper by", "the work of" before a name: "their paper" replaces both
 _LEAD = re.compile(
@@ -35,6 +36,7 @@ _FULL_NAME_WORDS = 3  # words before a surname looked up as a full name ("Bill Y
 _OTHERS = re.compile(
     r"\s*,?\s+(?:and|&)\s+(?:his\s+|her\s+|their\s+)?(?:colleagues|co-?authors|collaborators|team)\b", re.I
 )
+_BY_END = re.compile(r"\s*,?\s*\b(?:by|from)\s*$", re.I)
 _PREPOSITION = re.compile(r"\b(?:to|by|from|of|in|with|for|than|like|about)\s*$", re.I)
 _WORD = re.compile(r"[^\W_]+")
 _WHICH_OF_THEIRS = re.compile(r"^(\s*(?:which|what))\s+of\s+(?:their\s+(?:papers|works)|them)\b", re.I)
@@ -57,26 +59,44 @@ class AuthorRef:
 
 def author_ref(question: str, snap: Snapshot) -> AuthorRef | None:
     """The papers the question names by an author, or None: none named, or the question also
-    names a paper (then "Steinke et al." is work that paper cites). A surname some abstract
+    names a paper none of theirs is or writes (then "Steinke et al." is work that paper cites,
+    `_naming_too`). A surname some abstract
     writes ("Kaplan et al. (2020)") is read as the authors only when the question asks nothing
     else of them ("What does the paper by Li et al. propose?")."""
-    if snap.named_in(question) or snap.referenced_in(question):
-        return None
     # Full names before surname pairs: "Lin Yang and Chen Li" are two people, not Yang and Chen.
     found = _et_al(question, snap) or _full_name(question, snap) or _two(question, snap) or _one(question, snap)
     cited = found is None
     found = found or _et_al(question, snap, cited=True)
     if found is None:
         return None
+    also = snap.named_in(question) | snap.referenced_in(question)
+    if also:
+        found = _naming_too(found, also, snap)
+        if found is None:
+            return None
     start, end, said = _reference(question, *found[:2])
     pids = found[2]
     rest = _agreeing(re.sub(r"\s{2,}", " ", f"{question[:start]}{said}{question[end:]}").strip())
     if cited and not _asks_of_them(rest):
         return None
     if len(pids) == 1:
-        named = spoken_name(pids[0], snap, said)
-        rest = re.sub(r"\s{2,}", " ", f"{question[:start]}{named}{question[end:]}").strip()
+        before = question[:start]
+        if pids[0] in also and (by := _BY_END.search(before)):  # "CacheZip by Lovelace et al.": the name says it
+            named, before = "", before[: by.start()]
+        else:
+            named = spoken_name(pids[0], snap, said)
+        rest = re.sub(r"\s{2,}", " ", f"{before}{named}{question[end:]}").strip()
     return AuthorRef(question=rest, papers=pids, typed=question[start:end].strip(), named=len(pids) == 1)
+
+
+def _naming_too(found: Span, named: set[str], snap: Snapshot) -> Span | None:
+    """A question that names a paper as well ("Grosse and colleagues' k-DPP sampler", "Ben-Kish
+    et al.'s results on LongBench"): the authors' papers that are the one named or write its
+    name; none of them, and "Steinke et al." is work the named paper cites."""
+    start, end, pids = found
+    labels = [snap.papers[p].label for p in named]
+    kept = [p for p in pids if p in named or any(writes_name(snap.papers[p].abstract, lab) for lab in labels)]
+    return (start, end, kept) if kept else None
 
 
 def _agreeing(rest: str) -> str:
@@ -160,7 +180,7 @@ def _as_named(said: str, paper: Paper, coined: bool) -> str:
 def _cited(name: str, snap: Snapshot) -> bool:
     """An abstract writes the surname: "Kaplan et al. (2020)" may well be the work a paper
     improves on, not the paper asked about (a dev_corpus question was refused when read so)."""
-    return any(snap.vocabulary.df.get(s, 0) > 0 for s in content_stems(fold(name.split()[-1])))
+    return fold(name.split()[-1]) in snap.proper_words
 
 
 def _et_al(question: str, snap: Snapshot, *, cited: bool = False) -> Span | None:
@@ -202,10 +222,10 @@ def _two(question: str, snap: Snapshot) -> Span | None:
 def _one(question: str, snap: Snapshot) -> Span | None:
     """ "Ceriotti's group", "the Mueller paper": that surname's papers (first author first)."""
     for m in _ONE.finditer(question):
-        name = m.group("name") or m.group("name2")
+        name = m.group("name") or m.group("name2") or m.group("name3")
         pids = snap.surnames.papers_of(name)
         if pids and not _cited(name, snap):
-            at = m.start("name") if m.group("name") else m.start()
+            at = m.start() if m.group("name2") else m.start("name") if m.group("name") else m.start("name3")
             return at, m.end(), pids
     return None
 

@@ -61,6 +61,8 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
     found = snap.mentions.find(content)
     if turn.get("role") == "assistant":  # allusions beside a paper the answer names are context
         found = _named_in_answer(content, found, snap) or found
+    else:  # so are they beside a paper the question names ("the paper on <title words>")
+        found = [p for p in found if p in _named_in_question(content, snap)] or found
     same_label = [g for g in snap.by_label(found).values() if len(g) > 1]
     for group in [*snap.shared_title_refs(content), *same_label]:
         inside = [p for p in group if p in found]
@@ -113,8 +115,14 @@ def _names_a_paper(turn: dict[str, object], snap: Snapshot) -> bool:
     content = turn.get("content")
     if not isinstance(content, str):
         return False
-    found = snap.mentions.find(content, strong_only=True)
-    return bool(_named_in_answer(content, found, snap) if turn.get("role") == "assistant" else found)
+    if turn.get("role") != "assistant":
+        return bool(_named_in_question(content, snap))
+    return bool(_named_in_answer(content, snap.mentions.find(content, strong_only=True), snap))
+
+
+def _named_in_question(content: str, snap: Snapshot) -> set[str]:
+    """Papers a user's words name: by label or title, or by their title's words."""
+    return set(snap.mentions.find(content, strong_only=True)) | snap.referenced_in(content)
 
 
 def _named_in_answer(content: str, found: list[str], snap: Snapshot) -> list[str]:

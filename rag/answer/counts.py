@@ -114,7 +114,22 @@ def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str],
     what is faster ("what inference speedup": "a 3× speedup over FP16"). Not for other measures: "what
     codebook size" is not met by "reduces KV cache size by 87.5%"."""
     near_noun = _number_near(noun, question)
+    if _COMPUTE.match(noun):  # "how much compute": "trained with just one GPU hour"
+        return any_of(near_noun, _number_of_compute)
     return any_of(near_noun, _number_near(measure)) if measure and _SPEEDUP.match(measure) else near_noun
+
+
+_COMPUTE = re.compile(r"^comput(?:e|ation|ing)$", re.I)
+_COMPUTE_UNIT = re.compile(
+    r"^(?:[GT]PUs?|(?:GPU|TPU|node)-?(?:hours?|days?)|(?:peta|exa|tera)?FLOPs?|hours?|days?)\W*$", re.I
+)
+
+
+def _number_of_compute(sentence: str) -> bool:
+    """A number within a few words of a unit of compute (GPUs, GPU hours, FLOPs, days)."""
+    tokens = _NUMBER_TOKEN.findall(rejoined(sentence))
+    units = [i for i, t in enumerate(tokens) if _COMPUTE_UNIT.match(t)]
+    return any(abs(i - j) <= NEAR_WORDS for i in units for j, t in enumerate(tokens) if _is_number(t))
 
 
 _SPEEDUP = re.compile(r"speed(?:-?up)?$", re.I)
@@ -123,13 +138,44 @@ _SPEEDUP = re.compile(r"speed(?:-?up)?$", re.I)
 def _named_in(noun: str, measure: str | None, text: str) -> bool:
     """The abstract names the counted thing, or, for a speed, the speed ("30 FPS inference
     speed" answers "what decoding speed" without the word "decoding")."""
+    if _COMPUTE.match(noun) and _number_of_compute(text):
+        return True
     return mentions(noun)(text) or bool(measure and _SPEEDUP.match(measure) and mentions(measure)(text))
 
 
 def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
     """A number within a few words of `noun` ("6,658 questions", "saves over 6 months"), or of
-    an acronym for the question's words for it ("how many language models": "six LLMs")."""
-    return near(noun, lambda t: _HAS_NUMBER.search(t) is not None, _NUMBER_TOKEN, _initials(question, noun))
+    an acronym for the question's words for it ("how many language models": "six LLMs"), or
+    right before the question's modifier of it with the noun a few words on ("how many
+    benchmark tasks": "seven benchmark forward and inverse tasks")."""
+    close = near(noun, _is_number, _NUMBER_TOKEN, _initials(question, noun))
+    modifiers = _modifiers(question, noun)
+    if not modifiers:
+        return close
+    stems = set(content_stems(noun))
+
+    def before_modifier(sentence: str) -> bool:
+        tokens = _NUMBER_TOKEN.findall(rejoined(sentence))
+        return any(
+            _is_number(t)
+            and set(content_stems(tokens[i + 1])) & modifiers
+            and any(stems & set(content_stems(u)) for u in tokens[i + 2 : i + 3 + NEAR_WORDS])
+            for i, t in enumerate(tokens[:-1])
+        )
+
+    return any_of(close, before_modifier)
+
+
+def _is_number(token: str) -> bool:
+    return _HAS_NUMBER.search(token) is not None
+
+
+def _modifiers(question: str, noun: str) -> set[str]:
+    """The stems of the words between "how many" and `noun` ("benchmark" in "how many benchmark tasks")."""
+    for m in _HOW_MANY.finditer(question):
+        if m.group(1) == noun:
+            return {s for w in m.group(0).split()[2:-1] for s in content_stems(w)}
+    return set()
 
 
 def _initials(question: str, noun: str) -> str:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from rag.answer.lexicon import parts_of_speech
-from rag.answer.overview import KIND
+from rag.answer.overview import KIND, MANNER
 from rag.text.normalize import STOPWORDS, capitals_written, content_stems, fold, squash
 
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
@@ -28,10 +28,12 @@ _PROPER = re.compile(r"(?<=[a-z0-9,)à-ÿ]\s)[A-Z][a-zà-ÿ]+(?:[-–][A-Za-zà-
 # A name this few abstracts write identifies the paper a "what is <name>?" question means.
 NAME_MAX_PAPERS = 2
 _WHAT_NAME = re.compile(
-    r"^\s*(?:(?:what(?:'s|\s+is|\s+are)|define|explain|describe)\s+(?:the\s+|an?\s+)?(?P<name>[^?]+?)"
+    rf"^\s*(?:{MANNER}\s*,\s*)?"  # "In a sentence, what is PEPR?"
+    r"(?:(?:what(?:'s|\s+is|\s+are)|define|explain|describe)\s+(?:the\s+|an?\s+)?(?P<name>[^?]+?)"
     # "What does IME stand for?", "What is KKT short for?": what a name is, by its long form.
     r"|what\s+(?:does|do)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?(?P<abbr>[^?]+?)\s+stand\s+for"
-    r"|what\s+is\s+(?P<short>[^?]+?)\s+short\s+for)\s*\??\s*$",
+    r"|what\s+is\s+(?P<short>[^?]+?)\s+short\s+for)"
+    rf"(?:\s*,?\s*{MANNER})*\s*\??\s*$",
     re.I,
 )
 NAME_MAX_WORDS = 6
@@ -88,6 +90,8 @@ def defines_asked_name(
         rare = 0 < capitals.get(name, 0) <= NAME_MAX_PAPERS
     else:
         stems = content_stems(name)
+        # "Safe-PSRL": the hyphenated whole is the name, however common "safe" is.
+        stems = [s for s in stems if "-" in s] or stems
         rare = bool(stems) and all(df.get(s, 0) <= NAME_MAX_PAPERS for s in stems)
     return rare and bool(defining_pattern(name).search(text))
 

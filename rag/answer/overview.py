@@ -10,18 +10,19 @@ from rag.text.normalize import content_stems, fold
 
 KIND = r"(?:paper|work|method|model|framework|benchmark|approach|algorithm|dataset|study|article|architecture)"
 # What users add to ask for brevity or a level: "in one sentence", "briefly", "in simple terms".
-_MANNER = (
+MANNER = (
     r"(?:in\s+(?:one|two|three|a\s+few|a|\d+)\s+(?:short\s+)?(?:sentences?|lines?|words?|paragraphs?|bullets?)"
     r"|in\s+a\s+nutshell|in\s+(?:simple|plain|layman'?s?|non-?technical)\s+(?:terms|english|words|language)"
     r"|briefly|quickly|for\s+(?:a\s+)?(?:non-?experts?|beginners?|laym[ae]n|newcomers?)|like\s+i'?m\s+(?:five|5)"
     r"|for\s+(?:practitioners|researchers|engineers|students|non-?specialists|a\s+(?:practitioner|researcher|student))"
     r"|please|for\s+me)"
 )
+# "In a sentence, what is X?": the manner may lead as well as trail.
 _LEAD = (
     r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|(?:briefly|quickly)\s*,?\s+"
-    r"|(?:and|so|ok(?:ay)?|hey|hi)\s*,?\s+)*)"
+    rf"|(?:and|so|ok(?:ay)?|hey|hi)\s*,?\s+|{MANNER}\s*,\s*)*)"
 )
-_TRAIL = rf"(?:\s*,?\s*{_MANNER})*\s*[?.!:]*\s*$"
+_TRAIL = rf"(?:\s*,?\s*{MANNER})*\s*[?.!:]*\s*$"
 _DIGEST = r"(?:summary|overview|synopsis|rundown|tl;?\s?dr|gist|short\s+version|abstract)"
 _POINT = (
     r"(?:(?:main|key|core|central|big|basic|general|primary)\s+)?"

@@ -11,6 +11,7 @@ from functools import cached_property
 import numpy as np
 
 from rag.index.authors import AuthorIndex, SurnameIndex
+from rag.index.authors import fold as fold_name
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.links import LinkIndex
@@ -20,6 +21,8 @@ from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import bare_title, content_stems, fold, spaced_words, squash, words, writes_name
 from rag.types import Paper
+
+_PROPER_WORD = re.compile(r"(?<![\w-])[A-Z][a-z][\w-]*")
 
 TITLE_MIN_WORDS = 4  # a run this long that is a whole title names its paper in any case
 _WORD_RUN = re.compile(r"\w+")
@@ -112,6 +115,13 @@ class Snapshot:
         """Each paper's title, label and abstract, squashed (`normalize.squash`): which papers
         write a name. Built on the first question that needs it."""
         return {pid: squash(f"{p.title or ''} {p.label} {p.abstract}") for pid, p in self.papers.items()}
+
+    @cached_property
+    def proper_words(self) -> frozenset[str]:
+        """The capitalised words the abstracts write ("Kaplan" of "Kaplan et al. (2020)"), folded
+        as author names are (`authors.fold`):
+        a surname among them may be a cited work's. Built on the first question that needs it."""
+        return frozenset(fold_name(w) for p in self.papers.values() for w in _PROPER_WORD.findall(p.abstract))
 
     @cached_property
     def naming(self) -> set[str]:

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag.answer.asks import needs
-from rag.answer.clauses import ask_clause, asked_part
+from rag.answer.clauses import ask_clause, asked_part, without_user_context
 from rag.answer.counts import list_length
 from rag.answer.names import unknown_names, written
 from rag.text.normalize import squash
@@ -709,3 +709,45 @@ def test_a_number_before_the_asked_modifier(sentence: str, met: bool) -> None:
 def test_compute_is_counted_in_its_units(sentence: str, met: bool) -> None:
     (need,) = needs("How much compute did training take?", text="trained with one GPU hour")
     assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        ("Each machine sends communication linear in its sparsity and logarithmic in the dimension.", True),
+        ("Machines report to a fusion center.", False),
+    ],
+)
+def test_communication_is_met_by_an_order(sentence: str, met: bool) -> None:
+    (need,) = needs("How much does each machine need to communicate?", text="machines communicate")
+    assert need.met_by(sentence) is met
+
+
+@pytest.mark.parametrize(
+    ("question", "own"),
+    [
+        # the user's own situation, in the first person, is left out ...
+        (
+            "For pooled PCR screening we've seen samples diluted. Has anyone generalized group testing?",
+            "Has anyone generalized group testing?",
+        ),
+        (
+            "I'm asking an LLM for probabilities. It says 0.7. Which paper documents this?",
+            "It says 0.7. Which paper documents this?",
+        ),
+        # ... a statement about a paper stays
+        (
+            "A study probed LLMs on U.S. firms. For which firms do they err?",
+            "A study probed LLMs on U.S. firms. For which firms do they err?",
+        ),
+        ("What do we know about it?", "What do we know about it?"),  # the question itself is kept whole
+    ],
+)
+def test_without_user_context(question: str, own: str) -> None:
+    assert without_user_context(question) == own
+
+
+def test_a_name_in_the_users_situation_is_no_name_the_paper_must_write() -> None:
+    question = "For pooled PCR screening we've seen samples diluted. Has anyone generalized group testing?"
+    assert unknown_names(without_user_context(question), "Group testing with dilution.") == []
+    assert unknown_names(question, "Group testing with dilution.") == ["PCR"]

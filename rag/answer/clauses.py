@@ -59,3 +59,18 @@ def asked_part(question: str) -> str:
     parts = _STATEMENT_END.split(question.strip())
     first = next((i for i, p in enumerate(parts) if "?" in p), 0)
     return " ".join(parts[first:])
+
+
+# The user's own situation, said before the question: "I'm pretraining a …", "Our team evaluates …".
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|we|we're|we've|our|us)\b", re.I)
+
+
+def without_user_context(question: str) -> str:
+    """The question without the statements before it that tell the user's own situation in the
+    first person ("Our team evaluates a credit-risk classifier, but … . Is there a way to …?"):
+    their words and names are the user's setting, which no abstract need share. Statements
+    about a paper ("A study probed …") stay."""
+    parts = _STATEMENT_END.split(question.strip())
+    first = next((i for i, p in enumerate(parts) if "?" in p), 0)
+    kept = [p for i, p in enumerate(parts) if i >= first or not _FIRST_PERSON.search(p)]
+    return " ".join(kept) or question

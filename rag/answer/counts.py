@@ -52,9 +52,11 @@ _HOW_MUCH = re.compile(
     r"(?!does|do|did|is|are|was|were|can|could|will|would|more|less|better|faster)([a-z][\w-]*)\b",
     re.I,
 )
-# "How much space and preprocessing time?" is answered by "$O(nd)$ space" as a rate is.
+# "How much space and preprocessing time?", "how much does each machine need to communicate?"
+# are answered by "$O(nd)$ space", "linear in its sparsity" as a rate is.
 _ASKS_RATE = re.compile(
-    r"\b(?:rates?|exponents?|complexity|order|bounds?)\b|\bhow\s+much\s+(?:space|memory|(?:running|query|preprocessing)\s+time)\b",
+    r"\b(?:rates?|exponents?|complexity|order|bounds?)\b"
+    r"|\bhow\s+much\b[^?]{0,40}?\b(?:space|memory|storage|communicat\w*|(?:running|query|preprocessing)\s+time)\b",
     re.I,
 )
 # An order of growth answers a question about a rate without a number.

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from rag.answer.asks import needs
+from rag.answer.clauses import without_user_context
 from rag.answer.facets import missing_facets
 from rag.answer.names import unknown_names
 from rag.answer.overview import subject
@@ -251,8 +252,12 @@ def features(
         terms = [t for t in terms if t in attainable]
     apart = other_forms(question, paper_text)
     covered = coverage(terms, hit.paper_id, vocab, apart)
+    # The user's own situation, told first ("For pooled PCR screening we've seen …"), is theirs:
+    # names and kinds of data only there are none the paper must write. Its words still count
+    # in the coverage: covering only the asking part let a loosely related paper answer one.
+    own = without_user_context(question)
     have = vocab.paper_stems.get(hit.paper_id, set())
-    asked = (subject(question, about=True) or question) if overview else question
+    asked = (subject(question, about=True) or question) if overview else own
     asks = needs(asked, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
     if missing is None and (names := unknown_names(asked, f"{paper_text} {hit.label} {known}")):

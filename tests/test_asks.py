@@ -751,3 +751,10 @@ def test_a_name_in_the_users_situation_is_no_name_the_paper_must_write() -> None
     question = "For pooled PCR screening we've seen samples diluted. Has anyone generalized group testing?"
     assert unknown_names(without_user_context(question), "Group testing with dilution.") == []
     assert unknown_names(question, "Group testing with dilution.") == ["PCR"]
+
+
+def test_the_sentence_that_gives_the_code_leads_from_anywhere() -> None:
+    (need,) = needs(
+        "Is there code released for the robust tests?", text="We provide publicly available implementations."
+    )
+    assert need.specific and need.met_by("We provide publicly available implementations.")

@@ -270,3 +270,14 @@ def test_referenced_among_a_conversations_papers(text: str, among: list[str], ex
 def test_an_extended_abstract_mark_is_not_part_of_the_name() -> None:
     text = "Robust Distribution Learning with Adversarial Corruptions shows a bound."
     assert CONVERSATION.referenced(text) == ["ea"]
+
+
+def test_a_title_holding_most_of_a_phrase_with_an_extra_word() -> None:
+    titles = _titles(
+        p="Beyond Discretization: Learning the Optimal Solution Path",
+        q="Attention Learning for Whole Slide Image Classification",
+    )
+    # "whole" is in no title with the rest: the prefix "learning the whole" alone fits q
+    text = "In the paper on learning the whole optimal solution path with SGD, does it converge?"
+    assert titles.referenced(text) == ["p"]
+    assert titles.referenced("In the paper on learning the whole slide images, what is new?") == ["q"]

@@ -253,7 +253,11 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     abstract). Only the asking part of the question is read for what it asks."""
     whole, question = question, asked_part(question)
     out = order_needs(question, text)
-    out += [Need(ask.pattern, matches(need)) for ask, need in DETAIL_ASKS if ask.search(question)]
+    # The sentence that gives the code answers "is there code?" wherever it ranks: it shares
+    # few words with the question, which names the method.
+    out += [
+        Need(ask.pattern, matches(need), specific=ask is ASKS_CODE) for ask, need in DETAIL_ASKS if ask.search(question)
+    ]
     out += number_needs(question, text)
     if _ASKS_CAUSE.search(question):
         # A sentence naming a cause leads from anywhere; one with another causal link ("arises

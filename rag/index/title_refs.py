@@ -22,6 +22,7 @@ _ON = re.compile(
 _BEFORE = re.compile(rf"\bthe\s+((?:[\w$-]+\s+){{1,6}}?){_NOUN}\b", re.I)
 MAX_WORDS = 10
 MIN_STEMS = 2  # one word ("the original paper", "the GAN paper") is no title
+MOST_SHARE = 0.6  # a title holding this share of a referring phrase's words, when none holds all
 # A reference that this many titles hold at most is ambiguous, not vague: two papers called
 # "Mind the Gap: …" are both meant, and a stranger that shares no title word is not.
 SHARED_MAX = 3
@@ -146,8 +147,31 @@ class TitleIndex:
             holders = set.intersection(*(self.by_stem.get(s, set()) for s in stems))
             holders = holders if among is None else holders & among
             if holders:
+                if len(words) == len(phrases[0]):
+                    return sorted(holders) if len(holders) <= SHARED_MAX else []
+                # A shorter prefix: a title holding most of the whole phrase says more ("the paper
+                # on learning the whole optimal solution path" is "Learning the Optimal Solution
+                # Path", not the one title that holds "learning" and "whole").
+                most = self._most_of(phrases[0], among)
+                if most is not None:
+                    return [most]
                 return sorted(holders) if len(holders) <= SHARED_MAX else []
         return []
+
+    def _most_of(self, words: list[str], among: set[str] | None) -> str | None:
+        """The one title (of `among`) holding the most of the phrase's content words, if it holds
+        at least `MOST_SHARE` of them (and three or more)."""
+        stems = {s for s in content_stems(" ".join(words)) if "-" not in s}
+        counts: dict[str, int] = {}
+        for s in stems:
+            for pid in self.by_stem.get(s, ()):
+                if among is None or pid in among:
+                    counts[pid] = counts.get(pid, 0) + 1
+        if not counts:
+            return None
+        best = max(counts.values())
+        top = [p for p, n in counts.items() if n == best]
+        return top[0] if len(top) == 1 and best >= 3 and best >= MOST_SHARE * len(stems) else None
 
 
 def _phrases(text: str) -> list[list[list[str]]]:

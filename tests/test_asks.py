@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from rag.answer.asks import needs
 from rag.answer.clauses import ask_clause, asked_part, without_user_context
-from rag.answer.counts import list_length
+from rag.answer.lists import list_length
 from rag.answer.names import unknown_names, written
 from rag.text.normalize import squash
 

@@ -7,8 +7,9 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import asked_part, asks_own_noun
-from rag.answer.counts import SKIP_NOUNS, list_needs, number_needs, order_needs
+from rag.answer.counts import SKIP_NOUNS, number_needs, order_needs
 from rag.answer.kinds import kind_need
+from rag.answer.lists import list_needs
 from rag.answer.names import NAME
 from rag.answer.need import Need, all_of, any_of, matches, mentions, near
 

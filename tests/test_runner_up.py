@@ -35,6 +35,9 @@ from tests.conftest import with_papers, with_records
         ("What does IME stand for?", True),
         ("What is KKT short for?", True),
         ("What does the acronym SOSP stand for?", True),
+        # a manner may lead or trail the question
+        ("In a sentence, what is PEPR?", True),
+        ("what is PEPR in a sentence?", True),
     ],
 )
 def test_asks_what_name_is(question: str, asks: bool) -> None:
@@ -235,3 +238,18 @@ def test_a_name_no_retrieved_paper_writes_is_looked_up(fake_engine: Engine, tmp_
     a = engine.ask("What is ARM?")
     assert not a.refused
     assert {c.paper_id for c in a.citations} == {"arm#9"}
+
+
+@pytest.mark.parametrize(
+    ("question", "defined"),
+    [
+        # a hyphenated name is rare by its whole, however common its first part ("safe")
+        ("What's Safe-PSRL?", True),
+        ("In a sentence, what is Safe-PSRL?", True),
+        ("What is Safe?", False),
+    ],
+)
+def test_a_hyphenated_name_the_paper_defines(question: str, defined: bool) -> None:
+    text = "We propose the Safe-PSRL (posterior sampling-based RL) algorithm for safe exploration."
+    df = {"safe": 40, "safe-psrl": 1, "psrl": 1}
+    assert defines_asked_name(question, text, df) is defined

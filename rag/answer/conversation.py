@@ -248,4 +248,4 @@ def _pointed_in_pair(question: str, answer: str, retriever: Retriever) -> list[s
 
 def papers_named(question: str, snap: Snapshot) -> set[str]:
     """Papers the question names: by label, title head or whole title, or by its title's words."""
-    return set(snap.mentions.find(question, strong_only=True)) | snap.named_in(question) | snap.referenced_in(question)
+    return _named_in_question(question, snap) | snap.named_in(question)

@@ -172,20 +172,20 @@ def _is_number(token: str) -> bool:
     return _HAS_NUMBER.search(token) is not None
 
 
+def _counted_words(question: str, noun: str) -> list[str]:
+    """The words of "how many <modifiers> <noun>" after "how many" ("benchmark tasks"), or []."""
+    m = next((m for m in _HOW_MANY.finditer(question) if m.group(1) == noun), None)
+    return m.group(0).split()[2:] if m else []
+
+
 def _modifiers(question: str, noun: str) -> set[str]:
     """The stems of the words between "how many" and `noun` ("benchmark" in "how many benchmark tasks")."""
-    for m in _HOW_MANY.finditer(question):
-        if m.group(1) == noun:
-            return {s for w in m.group(0).split()[2:-1] for s in content_stems(w)}
-    return set()
+    return {s for w in _counted_words(question, noun)[:-1] for s in content_stems(w)}
 
 
 def _initials(question: str, noun: str) -> str:
     """The initials of "how many <modifiers> <noun>" ("language models": "LM")."""
-    for m in _HOW_MANY.finditer(question):
-        if m.group(1) == noun:
-            return "".join(w[0] for w in m.group(0).split()[2:]).upper()
-    return ""
+    return "".join(w[0] for w in _counted_words(question, noun)).upper()
 
 
 def _quantities(question: str) -> dict[str, str | None]:

@@ -8,10 +8,13 @@ from collections.abc import Callable
 
 from rag.answer.clauses import asked_part, asks_own_noun
 from rag.answer.counts import SKIP_NOUNS, number_needs, order_needs
+from rag.answer.guarantees import guarantee_needs
 from rag.answer.kinds import kind_need
 from rag.answer.lists import list_needs
 from rag.answer.names import NAME
 from rag.answer.need import Need, all_of, any_of, matches, mentions, near
+from rag.answer.proposal import proposal_needs
+from rag.answer.ranks import rank_needs
 
 # What a question asks for -> what the evidence must then contain. General, not per paper.
 # Where the code is ("Is X open source?", "Where can I find the code for X?"): code as a topic
@@ -218,7 +221,7 @@ _THINGS_DONE = re.compile(
 
 # "Which specific GPU model …", "what particular architectures …": the identity is asked.
 _SPECIFIC = re.compile(
-    r"\b(?:which|what)\s+(?:specific|particular|exact)\s+(?:[\w-]+\s+){0,2}?([\w-]+?)(?=\s+(?:did|do|does|are|were|was|is|has|have|had|gave|turned|performed|scored|they|it)\b|\s*[?,])",
+    r"\b(?:which|what)\s+(?:specific|particular|exact)\s+(?:[\w-]+\s+){0,4}?([\w-]+?)(?=\s+(?:did|do|does|are|were|was|is|has|have|had|gave|turned|performed|scored|they|it)\b|\s*[?,])",
     re.I,
 )
 
@@ -267,6 +270,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
         out.append(Need("a causal link", matches(_CAUSAL), required=False))
     if not out:  # "what exact ratio": a number is asked, which says which
         out += _specific_name(question, whole, label, text)
+    out += rank_needs(question)
     m = _ENTITY_ASK.search(question)
     out += _things_done(question, text)
     out += list_needs(question, names_asked=m is not None)
@@ -298,4 +302,6 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     # Nothing more definite asked ("what condition is introduced …?"): a kind of the noun is.
     if not out and (of_kind := kind_need(question, whole)) is not None:
         out.append(of_kind)
-    return out
+    # Last: a sentence with what was asked for ("two approaches: A and B") leads before one
+    # that only says "we present".
+    return out + guarantee_needs(question) + proposal_needs(question)

@@ -29,7 +29,7 @@ _ASKS_NUMBER = re.compile(
     # "What quantities do those bounds depend on?": the words before the measure modify it, and
     # an auxiliary ends the wh-phrase ("bounds" is then the subject, not what is asked).
     rf"|(?:what|which|in which)\s+(?:{_AUX}\s+(?:{_MODIFIER}){{0,2}}|(?:{_MODIFIER}){{0,3}})(?:(?:rate|ratio|size|year|temperature|threshold|budget|count|degree|length|accuracy"
-    r"|speed-?up|exponent|bound)s?|dimension))\b"
+    r"|speed-?up|exponent|bound|latenc(?:y|ie)|slope|value)s?|dimension))\b"
     # "What inference speed": a speed right after the wh-word ("what observation about learning
     # speed" asks for an observation).
     r"|\b(?:what|which)\s+(?:[\w-]+[- ])?speeds?\b",
@@ -44,7 +44,7 @@ _WHAT_MEASURE = re.compile(
     # "what decoding throughput speedup", "what cumulative regret bound": the counted thing is
     # the word before the measure, after at most one more modifier.
     r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+"
-    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed(?:-?up)?|bound)s?\b",
+    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed(?:-?up)?|bound|latency|slope|value)s?\b",
     re.I,
 )
 _HOW_MUCH = re.compile(
@@ -62,7 +62,9 @@ _ASKS_RATE = re.compile(
 # An order of growth answers a question about a rate without a number.
 _RATE_FORM = re.compile(
     r"\b(?:sub|super)?linear(?:ly)?\b|\b(?:quadratic|cubic|exponential|polynomial|logarithmic)(?:ly)?\b"
-    r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root",
+    r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root"
+    # An expression in the variables: "$\\log(M)/n$", "$n^{-1/2}$", "$\\frac{d}{\\epsilon^2}$".
+    r"|\$[^$]*(?:\\log|\\frac|/|\^)[^$]*\$",
     re.I,
 )
 # "What running time / expected error / regret does it achieve?": the sentence that states it
@@ -83,7 +85,7 @@ _LOWER_BOUND = re.compile(r"\blower[- ]bounds?\b", re.I)
 _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)
 _HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
 SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
-_COMPARATIVES = {
+COMPARATIVES = {
     "more",
     "less",
     "cheaper",
@@ -118,6 +120,8 @@ def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str],
     near_noun = _number_near(noun, question)
     if _COMPUTE.match(noun):  # "how much compute": "trained with just one GPU hour"
         return any_of(near_noun, _number_of_compute)
+    if measure and measure.lower().startswith("latenc"):  # "what per-token latency": "0.108s/token"
+        return any_of(near_noun, matches(_DURATION))
     return any_of(near_noun, _number_near(measure)) if measure and _SPEEDUP.match(measure) else near_noun
 
 
@@ -135,12 +139,16 @@ def _number_of_compute(sentence: str) -> bool:
 
 
 _SPEEDUP = re.compile(r"speed(?:-?up)?$", re.I)
+# A length of time: "0.108s/token", "120 ms", "3.5 seconds".
+_DURATION = re.compile(r"\d(?:[\d.,]*\d)?\s?(?:ms|s|sec|seconds?|milliseconds?|minutes?|hours?)\b", re.I)
 
 
 def _named_in(noun: str, measure: str | None, text: str) -> bool:
     """The abstract names the counted thing, or, for a speed, the speed ("30 FPS inference
     speed" answers "what decoding speed" without the word "decoding")."""
     if _COMPUTE.match(noun) and _number_of_compute(text):
+        return True
+    if measure and measure.lower().startswith("latenc") and _DURATION.search(text):
         return True
     return mentions(noun)(text) or bool(measure and _SPEEDUP.match(measure) and mentions(measure)(text))
 
@@ -195,7 +203,7 @@ def _quantities(question: str) -> dict[str, str | None]:
     for pattern in (_HOW_MANY, _WHAT_MEASURE, _HOW_MUCH):
         for m in pattern.finditer(question):
             word = m.group(1).lower()
-            if word not in SKIP_NOUNS and word not in _COMPARATIVES and content_stems(word):
+            if word not in SKIP_NOUNS and word not in COMPARATIVES and content_stems(word):
                 out.setdefault(m.group(1), m.group(2) if pattern is _WHAT_MEASURE else None)
     return out
 

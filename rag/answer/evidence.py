@@ -198,6 +198,23 @@ def alternatives(question: str) -> list[str]:
     return subs[:ALTERNATIVES_MAX]
 
 
+def lacking_names(options: list[str], text: str) -> list[str]:
+    """The names of the first alternative the text does not write, when no alternative's
+    names are all written ("MTEB or its multilingual extension MMTEB" of a paper that writes
+    one of them: [])."""
+    lacking = [unknown_names(q, text) for q in options]
+    return lacking[0] if all(lacking) else []
+
+
+def naming_words(question: str, label: str, title: str | None, *, named: bool) -> str:
+    """The words by which the question names the paper, which are no part of the property it
+    asks about: its title's words when it is named by them, its label when written, else none
+    ("can their approach impose structure …?" of a paper whose label is its title)."""
+    if named:
+        return f"{label} {title or ''}"
+    return label if writes_name(question, label) else ""
+
+
 def shares_rare_phrase(question: str, paper_id: str, vocab: Vocabulary) -> bool:
     """The paper uses a two-word phrase of the list question's topic (what follows "which
     papers") that few indexed papers use: "data augmentation", "human preference models"."""
@@ -260,17 +277,18 @@ def features(
     asked = (subject(question, about=True) or question) if overview else own
     asks = needs(asked, label=hit.label, text=paper_text)
     missing = next((n.name for n in asks if n.required and not any(n.met_by(e) for e in evidence)), None)
-    if missing is None and (names := unknown_names(asked, f"{paper_text} {hit.label} {known}")):
+    # "… A or B?": a paper need only write the names (and cover the data and methods) of one
+    # alternative.
+    options = alternatives(asked) or [asked]
+    if missing is None and (names := lacking_names(options, f"{paper_text} {hit.label} {known}")):
         missing = f"name not in the paper: {names[0]}"
     if missing is None and (lack := [s for s in rare_stems if s not in have]):
         missing = f"name not in the paper: {lack[0]}"
-    # "… A or B?": a paper need only cover the data and methods of one alternative.
-    kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in alternatives(asked) or [asked]]
+    kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in options]
     if missing is None and all(kinds):
         missing = f"not in the paper: {kinds[0][0]}"
     if missing is None and not overview and (followup or named or writes_name(question, hit.label)):
-        # Named by its title's words, those words name the paper: they are no part of the property.
-        name = f"{hit.label} {hit.title or ''}" if named else hit.label
+        name = naming_words(question, hit.label, hit.title, named=named)
         missing = unsaid_property(question, name, terms, have | apart)
     if not evidence:  # e.g. every sentence of the paper was flagged as an instruction
         missing = "usable evidence"

@@ -245,6 +245,12 @@ def unknown_names(question: str, text: str) -> list[str]:
             and "".join(w[0] for w in re.split("[-–]", name)).lower() in words
         ):
             continue
+        # "Lagrangian" where the text says "Lagrange", "Markovian" for "Markov": a name's
+        # adjective in -ian/-ean names what the name does.
+        if re.fullmatch(r"[A-Z][a-z]{3,}[ie]an", name) and re.search(
+            rf"\b{re.escape(name[:-3].lower())}", text.lower()
+        ):
+            continue
         # "T2I" for "text-to-image", "I2V" for "image to video": a digit for a homophone.
         if re.fullmatch(r"[A-Z]+[24][A-Z]+s?", name) and _spelled_out(name.replace("2", "T").replace("4", "F"), words):
             continue

@@ -14,6 +14,8 @@ from rag.answer.background import BACKGROUND_BONUS, OWN_VOICE, asks_background, 
 from rag.answer.clauses import ask_clause
 from rag.answer.names import asked_name, defining_pattern
 from rag.answer.overview import asks_what_it_is
+from rag.answer.proposal import STATES_CONTRIBUTION
+from rag.answer.reasons import reason_asked
 from rag.index.chunks import Record
 from rag.retrieval.retriever import Retriever
 from rag.text.guard import flag_of
@@ -196,6 +198,9 @@ def rank_evidence(
         margin = math.inf if need.specific else EVIDENCE_MARGIN if k or need.loose else NEED_MARGIN
         if meeting is not None and meeting[2] >= top - margin and meeting[0] not in promoted:
             promoted.append(meeting[0])
+    # A reason asked for: the problem a well-scored "To address this, …" sentence answers leads.
+    problem = reason_asked(question, [(n.node_id, n.text) for n in nodes], scored, EVIDENCE_MARGIN)
+    promoted += [problem] if problem is not None and problem not in promoted else []
     order = {n.node_id: i for i, n in enumerate(nodes)}
     position = {} if defining else _position_prior(nodes)
     # A question about the work the paper builds on is answered by its background sentences.
@@ -204,19 +209,12 @@ def rank_evidence(
     return Ranking(scored, promoted, order, prior)
 
 
-_STATES_CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:paper|work|study))\s+(?:(?:first|then|also)\s+)?(?:propose|introduce|present|develop)\b"
-    r"|\b(?:key|main|primary|central|core) contributions?\b",
-    re.I,
-)
-
-
 def _defining(scored: list[Evidence], label: str) -> str | None:
     """The best-scored sentence that defines the paper's name ("we introduce X, a …", "… (X)",
     "X is a …"): what a question about what X is asks for."""
     # No sentence defines the name ("The key contribution of our paper is an approach that …"):
     # the one that states the paper's contribution says what it is.
-    return _defines(scored, label) or next((i for i, q, _ in scored if _STATES_CONTRIBUTION.search(q)), None)
+    return _defines(scored, label) or next((i for i, q, _ in scored if STATES_CONTRIBUTION.search(q)), None)
 
 
 def _defines(scored: list[Evidence], name: str) -> str | None:

@@ -1,0 +1,28 @@
+"""Asks for a guarantee ("What coverage guarantee does the latter give?", "what does it
+guarantee?"): the sentence that states a proven property answers them, wherever it ranks
+among the paper's sentences about the topic."""
+
+from __future__ import annotations
+
+import re
+
+from rag.answer.need import Need, matches
+
+_ASKS_GUARANTEE = re.compile(
+    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:guarantees?|theoretical\s+(?:results?|properties|analysis))\b"
+    r"|\bwhat\s+(?:does|do|did|can)\s+(?:[\w-]+\s+){1,4}?(?:guarantee|prove)\b",
+    re.I,
+)
+# A proven property: "we establish X to cover", "is guaranteed to", "we prove", "a bound".
+_STATES_GUARANTEE = re.compile(
+    r"\b(?:guarantee\w*|theoretical(?:ly)?|prov(?:e|es|ed|en|ably|able)|proofs?|establish\w*|theorems?"
+    r"|bounds?|bounded|certif\w*|consisten(?:t|cy)|valid(?:ity)?)\b",
+    re.I,
+)
+
+
+def guarantee_needs(question: str) -> list[Need]:
+    """It leads when within the loose margin; never refuses (a property may be stated plainly)."""
+    if not _ASKS_GUARANTEE.search(question):
+        return []
+    return [Need("a guarantee", matches(_STATES_GUARANTEE), required=False, loose=True)]

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.answer.clauses import asked_part, asks_own_noun
+from rag.answer.clauses import asked_part
 from rag.answer.counts import SKIP_NOUNS, number_needs, order_needs
+from rag.answer.entities import asks_entities, entity_need, names_other_than
 from rag.answer.guarantees import guarantee_needs
 from rag.answer.kinds import kind_need
 from rag.answer.lists import list_needs
-from rag.answer.names import NAME
-from rag.answer.need import Need, all_of, any_of, matches, mentions, near
+from rag.answer.need import Need, all_of, matches, mentions, near
 from rag.answer.proposal import proposal_needs
 from rag.answer.ranks import rank_needs
 
@@ -102,67 +102,6 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
     (ASKS_CODE, GIVES_CODE),
 ]
 
-# The paper's own contribution asked for by its kind: "what benchmark was built", "a new dataset".
-_OWN_THING = re.compile(
-    r"\b(?:built|introduc\w*|propos\w*|creat\w*|develop\w*|construct\w*|present\w*|release\w*|new|novel)\b", re.I
-)
-
-# "which datasets did they evaluate on", "names of the models used": named things are asked.
-_ENTITY_ASK = re.compile(
-    # the wh-word modifies the noun: "which papers use diffusion models" asks for papers, not names,
-    # and "which traits of generative models" asks for traits ("which kind of models" does ask)
-    r"\b(?:which|what|names?\s+of)\b(?!\s+(?!(?:kinds?|types?|sorts?|of)\b)[\w'-]+\s+of\b)(?:(?!\s(?:papers?|works?|studies|articles|abstracts|methods)\b)"
-    r"(?!\s(?:use[sd]?|using|apply|applies|build|builds|train|trains|propose[sd]?|stud(?:y|ies))\b)[^?]){0,40}?"
-    r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
-    r"|baselines?|languages?|corpora|corpus)"
-    # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
-    r"(?=\s+(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it|achiev\w*|outperform\w*|perform\w*|rank\w*|scor\w*)\b|\s*[?,])",
-    re.I,
-)
-# "Which datasets?", "and what baselines?": in a conversation the noun alone asks what it used.
-_BARE_ENTITY_ASK = re.compile(
-    r"^\s*(?:and\s+|so\s+)?(?:which|what)\s+(?:other\s+)?(?:datasets?|benchmarks?|models?|llms?|architectures?"
-    r"|baselines?|languages?|corpora)\s*[?.!]*\s*$",
-    re.I,
-)
-_KIND_OF = re.compile(r"\b(?:kinds?|types?|sorts?)\s+of\b", re.I)
-# "compared to best-of-N", "outperforms in-context learning", "better than fine-tuning".
-_COMPARED = re.compile(
-    r"\b(?:compared\s+(?:to|with|against)|relative\s+to|outperform\w*|surpass\w*|beat\w*|than|versus|vs\.?)"
-    r"\s+(?:the\s+|a\s+|an\s+)?(?!(?:the|a|an|it|this|that|those|these|existing|previous|prior|other"
-    r"|baselines?|competitors?|alternatives?|methods?|approaches|others)\b)[\w$-]{3,}",
-    re.I,
-)
-_ENTITY_VERB = re.compile(
-    r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
-    r"|report\w*|results?\s+on|experiment\w*|r[au]n\s+(?:(?:it|them|this|that)\s+)?on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based)\b",
-    re.I,
-)
-# Where results are reported, a name after "on" is a dataset or benchmark.
-_EVALUATED_ASK = re.compile(r"^(?:datasets?|benchmarks?|corpora|corpus)$", re.I)
-_RESULTS_ON = re.compile(
-    r"\b(?:performance|results?|accuracy|sota|state[- ]of[- ]the[- ]art|experiments?|evaluat\w*|gains?|improvements?"
-    r"|outperform\w*)\b[^.;]{0,40}?\b(?:on|across)\s+(?:the\s+)?(?-i:([A-Z][\w-]{3,}))",
-    re.I,
-)
-
-
-def _results_on(exclude: set[str]) -> Callable[[str], bool]:
-    """Results reported on a capitalised name the question and paper label do not write."""
-    return lambda sentence: any(m.group(1).lower() not in exclude for m in _RESULTS_ON.finditer(sentence))
-
-
-_NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
-
-
-def _names_other_than(exclude: set[str]) -> Callable[[str], bool]:
-    def check(sentence: str) -> bool:
-        names = (m.group(0).rstrip(".-") for m in NAME.finditer(sentence))  # "FooNet." ends a sentence
-        return any(len(n) >= _NAME_MIN and n.lower() not in exclude for n in names)
-
-    return check
-
-
 # "what are the names of …", "what is the new loss called?": a coined name is asked.
 _NAME_ASK = re.compile(
     r"\bnames?\s+(?:of|and)\b|\bwhat\s+name\b|\b(?:what|how)\b[^?]{0,100}?\b(?:called|named|dubbed|termed)(?=\s*[,?])",
@@ -197,7 +136,7 @@ _NAME_TOKEN = re.compile(r"[\w.{}\\-]+")
 
 def _name_near(noun: str, known: set[str]) -> Callable[[str], bool]:
     """A coined name within a few words of `noun` ("two algorithms, PDI-CP and JDI-CP")."""
-    return near(noun, _names_other_than(known), _NAME_TOKEN)
+    return near(noun, names_other_than(known), _NAME_TOKEN)
 
 
 def _name_need(question: str, whole: str, label: str, text: str) -> Need:
@@ -209,7 +148,7 @@ def _name_need(question: str, whole: str, label: str, text: str) -> Need:
     noun = (m.group(1) or m.group(2)) if m else None
     if noun and noun.lower() not in SKIP_NOUNS and mentions(noun)(text):
         return Need(f"a name of {noun}", _name_near(noun, known), required=False, specific=True)
-    return Need("a name", _names_other_than(known), required=False)
+    return Need("a name", names_other_than(known), required=False)
 
 
 # "What approaches do they propose for it?": the things asked and what the paper did with them.
@@ -235,7 +174,7 @@ def _specific_name(question: str, whole: str, label: str, text: str) -> list[Nee
         return []
     noun = m.group(1)
     known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
-    met = _name_near(noun, known) if mentions(noun)(text) else _names_other_than(known)
+    met = _name_near(noun, known) if mentions(noun)(text) else names_other_than(known)
     return [Need(f"a specific {noun}", met, specific=True)]
 
 
@@ -271,32 +210,11 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     if not out:  # "what exact ratio": a number is asked, which says which
         out += _specific_name(question, whole, label, text)
     out += rank_needs(question)
-    m = _ENTITY_ASK.search(question)
+    m = asks_entities(question)
     out += _things_done(question, text)
     out += list_needs(question, names_asked=m is not None)
-    if (
-        m
-        and (_ENTITY_VERB.search(question) or _BARE_ENTITY_ASK.match(question))
-        and not asks_own_noun(question[m.start() : m.start(1)])
-    ):
-        known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
-        # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
-        # Unless the question asks for the thing the paper itself built ("what benchmark was
-        # introduced"): then the paper's own name is the answer.
-        if not _OWN_THING.search(question):
-            known |= {n.lower() for n in NAME.findall(text) if text.count(n) >= 2}
-        verbs = [mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
-        about = any_of(mentions(m.group(1)), *verbs)
-        named = all_of(about, _names_other_than(known))
-        if _EVALUATED_ASK.match(m.group(1)):  # "SOTA performance on Webshop and Crafter" names them
-            named = any_of(named, _results_on(known))
-        # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
-        baselines = m.group(1).lower().startswith("baseline")
-        met = any_of(named, matches(_COMPARED)) if baselines else named
-        # "What kind of model does it build on?" is answered by a description as often as by a
-        # name ("a pre-trained diffusion model"): the named sentence leads, none is required.
-        kind = _KIND_OF.search(question[m.start() : m.start(1)]) is not None
-        out.append(Need(f"names of {m.group(1)}", met, required=not kind, specific=True))
+    if m and (entities := entity_need(question, m, whole, label, text)) is not None:
+        out.append(entities)
     elif _NAME_ASK.search(question):
         out.append(_name_need(question, whole, label, text))
     # Nothing more definite asked ("what condition is introduced …?"): a kind of the noun is.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rag.answer.overview import refers_back, subject
 from rag.index.authors import canonical, fold, surname
 from rag.index.snapshot import Snapshot
-from rag.text.normalize import writes_name
+from rag.text.normalize import content_stems, writes_name
 from rag.types import Paper
 
 # "Schaeffer et al.", "Schaeffer et al. (2025)", "Schaeffer et al.'s" (the surname's last word:
@@ -192,8 +192,23 @@ def _et_al(question: str, snap: Snapshot, *, cited: bool = False) -> Span | None
             return full[0], m.end(), full[1]
         pids = snap.surnames.papers_of(m.group("name"))
         if pids and _cited(m.group("name"), snap) is cited:
-            return m.start(), m.end(), pids
+            return m.start(), m.end(), _fitting(question, pids, snap.surnames.coauthored(m.group("name")), snap)
     return None
+
+
+def _fitting(question: str, first: list[str], others: list[str], snap: Snapshot) -> list[str]:
+    """ "Bresler et al." means Bresler's first-author papers, unless the question's topic fits a
+    paper Bresler co-wrote better (writers use "et al." for any author): the papers sharing the
+    most of the question's words, first authors' on a tie."""
+    if not others:
+        return first
+    asked = set(content_stems(question))
+    fit = {
+        p: len(asked & (snap.vocabulary.paper_stems.get(p, set()) | set(content_stems(snap.papers[p].title or ""))))
+        for p in first + others
+    }
+    best = max(fit.values())
+    return [p for p in first if fit[p] == best] or [p for p in others if fit[p] == best]
 
 
 def _full_name_before(question: str, at: int, last: str, snap: Snapshot) -> tuple[int, list[str]] | None:

@@ -111,3 +111,9 @@ class SurnameIndex:
         """The papers "<name> et al." can mean: by first author, else by any author."""
         key = surname(name)
         return self.first.get(key) or self.any.get(key, [])
+
+    def coauthored(self, name: str) -> list[str]:
+        """The papers with <name> as an author but not first (by convention not "<name> et al.")."""
+        key = surname(name)
+        first = set(self.first.get(key, []))
+        return [p for p in self.any.get(key, []) if p not in first]

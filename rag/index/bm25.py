@@ -17,8 +17,11 @@ from typing import Any
 
 from rag.text.normalize import fold
 
-# llama-index's `BM25Retriever` defaults: English stop words and Snowball stemmer, words of 2+ chars.
-TOKEN_PATTERN = r"(?u)\b\w\w+\b"
+# llama-index's `BM25Retriever` defaults: English stop words and Snowball stemmer, words of 2+
+# chars; but a word is letters and digits only, so markdown emphasis ("_Urania_", "__init__")
+# does not glue underscores to it (`\w` has them: "_urania_" matched no query).
+TOKEN_PATTERN = r"(?u)(?<![^\W_])[^\W_]{2,}(?![^\W_])"
+_OLD_TOKEN_PATTERN = r"(?u)\b\w\w+\b"  # indexes written before the pattern was saved
 STOPWORDS = "en"
 STEMMER_LANGUAGE = "english"
 PERSIST_FILE = "retriever.json"
@@ -60,7 +63,13 @@ def build_bm25(texts: list[str], path: Path) -> Bm25Index:
         bm25 = bm25s.BM25()
         bm25.index(tokens, show_progress=False)
         bm25.save(str(path))
-    meta = {"similarity_top_k": min(100, len(texts)), "verbose": False, "corpus_weight_mask": None, "folded": True}
+    meta = {
+        "similarity_top_k": min(100, len(texts)),
+        "verbose": False,
+        "corpus_weight_mask": None,
+        "folded": True,
+        "token_pattern": TOKEN_PATTERN,
+    }
     (path / PERSIST_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
     return Bm25Index(bm25, stemmer)
 
@@ -76,7 +85,7 @@ def load_bm25(path: Path, n_docs: int) -> Bm25Index:
     return Bm25Index(
         bm25,
         _stemmer(),
-        token_pattern=str(meta.get("token_pattern", TOKEN_PATTERN)),
+        token_pattern=str(meta.get("token_pattern", _OLD_TOKEN_PATTERN)),
         skip_stemming=bool(meta.get("skip_stemming", False)),
         folded=bool(meta.get("folded", False)),  # indexes written before folding: queries as typed
     )

@@ -12,7 +12,7 @@ import numpy as np
 
 from rag.errors import IndexCorrupt
 from rag.index import arrays
-from rag.index.bm25 import Bm25Index, build_bm25, load_bm25
+from rag.index.bm25 import TOKEN_PATTERN, Bm25Index, build_bm25, load_bm25
 from rag.index.chunks import Record, node_to_paper
 from rag.index.snapshot import Snapshot
 from rag.index.store import Store, stamp_of
@@ -29,9 +29,9 @@ def _bm25(nodes: list[Record], path: Path) -> Bm25Index | None:
     if (path / "retriever.json").exists():
         try:
             index = load_bm25(path, len(nodes))
-            if index.folded:
+            if index.folded and index.token_pattern == TOKEN_PATTERN:
                 return index
-            log.info("rebuilding BM25 index at %s with accents folded", path)
+            log.info("rebuilding BM25 index at %s with accents folded and words split at underscores", path)
         except Exception as e:  # a damaged cache is rebuilt, never trusted
             log.warning("rebuilding BM25 index at %s (%s)", path, e)
     tmp = path.with_name(path.name + ".tmp")

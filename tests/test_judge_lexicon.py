@@ -109,7 +109,7 @@ def test_common_words_file_is_what_the_generator_writes() -> None:
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    shipped = Path(PROJECT_ROOT / "rag/answer/data/common_words.txt").read_text(encoding="utf-8").splitlines()
+    shipped = Path(PROJECT_ROOT / "rag/text/data/common_words.txt").read_text(encoding="utf-8").splitlines()
     assert [w for w in shipped if not w.startswith("#")] == mod.common_words()
 
 

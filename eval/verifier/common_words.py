@@ -1,10 +1,10 @@
-"""Regenerate rag/answer/data/common_words.txt: the lowercase alphabetic words whose unigram
+"""Regenerate rag/text/data/common_words.txt: the lowercase alphabetic words whose unigram
 log-probability in spacy-lookups-data's English table (`en_lexeme_prob`, estimated by spaCy
 from a large general-English corpus) is at least COMMON_LOGPROB. The support judge reads the
 list to tell a plain English noun ("setting", "data") from a technical term ("covariance");
 the table itself is 1M entries (1.2 s and ~150 MB to load), the list 4.4k words.
 
-    python eval/verifier/common_words.py > rag/answer/data/common_words.txt
+    python eval/verifier/common_words.py > rag/text/data/common_words.txt
 """
 
 from __future__ import annotations

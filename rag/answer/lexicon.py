@@ -1,7 +1,6 @@
 """General-English word classes for the support judge: which parts of speech a word can be
 (WordNet 3.0's lemma index as packaged by spacy-lookups-data) and whether it is a common
-English word (rag/answer/data/common_words.txt, generated from the same package by
-eval/verifier/common_words.py). Together they tell a technical term ("covariance",
+English word (`rag.text.english`). Together they tell a technical term ("covariance",
 "regularization-based") from a plain word a paraphrase may swap in ("setting", "keeps")."""
 
 from __future__ import annotations
@@ -10,6 +9,8 @@ import gzip
 import json
 from functools import lru_cache
 from importlib.resources import files
+
+from rag.text.english import is_common
 
 _SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"))
 
@@ -22,12 +23,6 @@ def _pos_index() -> dict[str, frozenset[str]]:
         for w in words:
             out.setdefault(w, set()).add(pos)
     return {w: frozenset(p) for w, p in out.items()}
-
-
-@lru_cache(maxsize=1)
-def _common() -> frozenset[str]:
-    text = files("rag.answer").joinpath("data/common_words.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def lemmas(word: str) -> set[str]:
@@ -65,10 +60,6 @@ def _comparative(word: str, index: dict[str, frozenset[str]]) -> bool:
             if w and "adj" in index.get(w, frozenset()):
                 return True
     return False
-
-
-def is_common(word: str) -> bool:
-    return word.lower() in _common()
 
 
 def names_a_thing(word: str) -> bool:

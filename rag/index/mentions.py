@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.index.vocabulary import Vocabulary, phrases
+from rag.text.english import is_common
 from rag.text.normalize import bare_title, content_stems, fold, normalize_markdown
 from rag.types import Paper
 
@@ -14,7 +15,6 @@ TITLE_RUN = 3  # words in a run of title words that names a paper
 TITLE_RUN_MAX_PAPERS = 2  # a run shared by more titles names none of them
 RARE_WORD_MIN_LEN = 6
 RARE_WORD_MAX_ABSTRACTS = 3  # a title word this rare in the abstracts names its paper ("upcycling")
-_STOP = {"a", "an", "the", "of", "for", "and", "or", "in", "on", "with", "to", "via", "by", "from", "is", "are", "at"}
 
 
 def naming_labels(papers: dict[str, Paper]) -> set[str]:
@@ -105,6 +105,12 @@ def _outermost(spans: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
     }
 
 
+def _distinctive(word: str) -> bool:
+    """A title word that can help name its paper: not a function word, nor a word of the field's
+    own boilerplate ("method based on" is in two titles, yet a writer's phrase, not a name)."""
+    return bool(content_stems(word))
+
+
 class Mentions:
     """Built once per snapshot; `find` costs one pass over the text's word runs."""
 
@@ -126,7 +132,7 @@ class Mentions:
             ws = _tokens(title)
             for i in range(len(ws) - TITLE_RUN + 1):
                 run = tuple(ws[i : i + TITLE_RUN])
-                if sum(w not in _STOP for w in run) >= 2:
+                if sum(_distinctive(w) for w in run) >= 2:
                     self.runs.setdefault(run, set()).add(pid)
         self.runs = {k: v for k, v in self.runs.items() if len(v) <= TITLE_RUN_MAX_PAPERS}
         title_df: dict[str, set[str]] = {}
@@ -138,6 +144,7 @@ class Mentions:
             w: next(iter(pids))
             for w, pids in title_df.items()
             if len(pids) == 1
+            and not is_common(w)  # "really", "anyway", "imagine": a writer's word, not a title's
             and content_stems(w)
             and all(vocab.df.get(st, 0) <= RARE_WORD_MAX_ABSTRACTS for st in content_stems(w))
         }

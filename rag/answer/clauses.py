@@ -56,9 +56,14 @@ _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 def asked_part(question: str) -> str:
     """The question without the statements that set it up ("A study probed how much LLMs
     know about X. For which companies …?" asks about companies, not for an amount)."""
-    parts = _STATEMENT_END.split(question.strip())
-    first = next((i for i, p in enumerate(parts) if "?" in p), 0)
+    parts, first = _statements(question)
     return " ".join(parts[first:])
+
+
+def _statements(question: str) -> tuple[list[str], int]:
+    """The question's sentences, and the index of the first that asks (has a "?"; else 0)."""
+    parts = _STATEMENT_END.split(question.strip())
+    return parts, next((i for i, p in enumerate(parts) if "?" in p), 0)
 
 
 # The user's own situation, said before the question: "I'm pretraining a …", "Our team evaluates …".
@@ -70,7 +75,6 @@ def without_user_context(question: str) -> str:
     first person ("Our team evaluates a credit-risk classifier, but … . Is there a way to …?"):
     their words and names are the user's setting, which no abstract need share. Statements
     about a paper ("A study probed …") stay."""
-    parts = _STATEMENT_END.split(question.strip())
-    first = next((i for i, p in enumerate(parts) if "?" in p), 0)
+    parts, first = _statements(question)
     kept = [p for i, p in enumerate(parts) if i >= first or not _FIRST_PERSON.search(p)]
     return " ".join(kept) or question

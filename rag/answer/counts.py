@@ -120,7 +120,7 @@ def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str],
     near_noun = _number_near(noun, question)
     if _COMPUTE.match(noun):  # "how much compute": "trained with just one GPU hour"
         return any_of(near_noun, _number_of_compute)
-    if measure and measure.lower().startswith("latenc"):  # "what per-token latency": "0.108s/token"
+    if _is_latency(measure):  # "what per-token latency": "0.108s/token"
         return any_of(near_noun, matches(_DURATION))
     return any_of(near_noun, _number_near(measure)) if measure and _SPEEDUP.match(measure) else near_noun
 
@@ -143,12 +143,16 @@ _SPEEDUP = re.compile(r"speed(?:-?up)?$", re.I)
 _DURATION = re.compile(r"\d(?:[\d.,]*\d)?\s?(?:ms|s|sec|seconds?|milliseconds?|minutes?|hours?)\b", re.I)
 
 
+def _is_latency(measure: str | None) -> bool:
+    return bool(measure and measure.lower().startswith("latenc"))
+
+
 def _named_in(noun: str, measure: str | None, text: str) -> bool:
     """The abstract names the counted thing, or, for a speed, the speed ("30 FPS inference
     speed" answers "what decoding speed" without the word "decoding")."""
     if _COMPUTE.match(noun) and _number_of_compute(text):
         return True
-    if measure and measure.lower().startswith("latenc") and _DURATION.search(text):
+    if _is_latency(measure) and _DURATION.search(text):
         return True
     return mentions(noun)(text) or bool(measure and _SPEEDUP.match(measure) and mentions(measure)(text))
 

@@ -147,13 +147,10 @@ class TitleIndex:
             holders = set.intersection(*(self.by_stem.get(s, set()) for s in stems))
             holders = holders if among is None else holders & among
             if holders:
-                if len(words) == len(phrases[0]):
-                    return sorted(holders) if len(holders) <= SHARED_MAX else []
                 # A shorter prefix: a title holding most of the whole phrase says more ("the paper
                 # on learning the whole optimal solution path" is "Learning the Optimal Solution
                 # Path", not the one title that holds "learning" and "whole").
-                most = self._most_of(phrases[0], among)
-                if most is not None:
+                if len(words) < len(phrases[0]) and (most := self._most_of(phrases[0], among)) is not None:
                     return [most]
                 return sorted(holders) if len(holders) <= SHARED_MAX else []
         return []

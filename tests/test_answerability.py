@@ -245,7 +245,18 @@ def test_past_the_head_the_whole_abstract_bm25_orders_papers_of_close_scores() -
     [
         ("How many papers are about diffusion models?", 3, "3 indexed papers answer this (the papers listed)."),
         ("how many studies use Koopman operators?", 1, "1 indexed paper answers this (the papers listed)."),
-        ("How many papers study X?", 60, "60 indexed papers answer this (the papers listed; a list stops at 60)."),
+        (
+            "How many papers study X?",
+            60,
+            "At least 60 indexed papers answer this (the papers listed; a list stops at 60).",
+        ),
+        (
+            "Which papers study X?",
+            60,
+            "The list stops at 60 papers, closest first; more indexed papers may answer this, "
+            "and a narrower question (a setting, a method, a result) lists them.",
+        ),
+        ("Which methods did it compare?", 60, None),  # a paper's list, not the index's
         ("How many papers study X?", 0, None),  # refused
         ("Which papers study X?", 3, None),
         ("How many tasks does FoldNet solve?", 1, None),

@@ -159,6 +159,8 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Where can I find the code for FooNet?", "FooNet", "", "We release our code and weights.", "FooNet generates code."),
         ("Is the code available?", "", "", "Our implementation is publicly available.", "We write code for robots."),
         ("Did they release their code?", "", "", "The models are fully open.", "We release a benchmark."),
+        ("Did they release their attack code publicly?", "", "", "Our code is released.", "We extract prompts with attacks."),
+        ("Did they make their implementation publicly available?", "", "", "Code: https://x.org", "We implement it."),
         ("Is FooNet open source?", "FooNet", "", "We will open-source our code.", "We evaluate FooNet with open-source LLMs."),
         ("Is FooNet open source?", "FooNet", "", "We open-sourced FooNet.", "Open-source models lag behind."),
         ("Is FooNet open source?", "FooNet", "", "FooNet is an open-source framework for X.", "FooNet beats open-source LLMs."),
@@ -177,6 +179,13 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         # "compared to baselines" names no baseline
         ("Which baselines does it outperform?", "", "", "It outperforms best-of-N and self-repair.", "It scales better compared to baselines."),
         ("What regret bound does it prove?", "", "Regret.", "It has $\\tilde{O}(\\sqrt{T})$ regret.", "Regret is studied."),
+        # "SOTA" abbreviates plain words; the paper's own "Our X" is not what it used
+        ("Which three models did they probe?", "", "Models.", "The models they probe are GPT-4, Llama-2 and Mistral.", "The models they probe are three SOTA models."),
+        ("Which datasets did they use?", "", "Our RT-choice GPs fit.", "We use MNIST and CIFAR-10 datasets.", "Our RT-choice GPs fit three datasets."),
+        # an acronym written as singular and plural is the paper's own topic
+        ("Which base model did they fine-tune?", "", "An LLM. Large Language Models (LLMs).", "We fine-tune Llama-2.", "Large Language Models (LLMs) are fine-tuned."),
+        # an alternative noun coordinated with the asked one
+        ("Which climate datasets or variables did they use?", "", "Data.", "We use ERA5 reanalysis datasets.", "We use real-world climate datasets."),
     ],
 )  # fmt: skip
 def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:

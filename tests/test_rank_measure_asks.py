@@ -36,6 +36,7 @@ def test_asks_rank(question: str, asks: bool) -> None:
         ("Our model is more robust than the baselines.", True),
         ("It achieves the lowest error on every task.", True),
         ("It outperforms prior work.", True),
+        ("We identify ReLU networks on sparse graphs as particularly fragile.", True),  # singled out
         ("We translate the benchmark into five languages.", False),
         ("We run our benchmark on a range of academic GPUs.", False),
     ],

@@ -24,7 +24,9 @@ ASKS_CODE = re.compile(
     r"|\b(?:is|are)\s+(?:the\s+|its\s+|their\s+)?(?:source\s+)?code\b(?!\s+generat)[^?]{0,160}\b(?:available|public|released|open|online)\b"
     r"|\b(?:where|how)\b[^?]{0,40}\b(?:find|get|download|access|obtain)\b[^?]{0,30}\b(?:source\s+)?code\b"
     r"(?!\s+generat)|\bcode\s+(?:is\s+|be\s+)?(?:available|released|public)\b"
-    r"|\b(?:release[sd]?|publish(?:ed)?|share[sd]?|open[- ]sourced?)\s+(?:the\s+|its\s+|their\s+)?(?:source\s+)?code\b"
+    # "release their attack code", "make their implementation publicly available"
+    r"|\b(?:release[sd]?|publish(?:ed)?|share[sd]?|open[- ]sourced?)\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,2}?(?:source\s+)?code\b"
+    r"(?!\s+generat)|\bmake\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,2}?(?:code|implementation)s?\s+(?:publicly\s+|openly\s+|freely\s+)?(?:available|public)\b"
     r"|\b(?:is|are|was|were)\s+(?:\S+\s+){1,30}?open[- ]sourced?\s*[?.!]*\s*$"
     r"|\bgithub\s+(?:link|page|repo(?:sitory)?|url)\b|\bon\s+github\b",
     re.I,

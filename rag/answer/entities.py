@@ -23,8 +23,12 @@ _ENTITY_ASK = re.compile(
     r"(?!\s(?:use[sd]?|using|apply|applies|build|builds|train|trains|propose[sd]?|stud(?:y|ies))\b)[^?]){0,40}?"
     r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
     r"|baselines?|languages?|corpora|corpus)"
+    # "which climate datasets or variables did …": an alternative noun; "models and tasks" asks
+    # for more than names
+    r"(?:\s+or\s+[\w-]+|\s+and\s+(?:datasets?|benchmarks?|models?|llms?|baselines?|corpora))?"
     # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
     r"(?=\s+(?:(?:exactly|precisely|specifically)\s+)?(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it"
+    r"|made|make|makes|comprise\w*|constitut\w*"
     r"|achiev\w*|outperform\w*|perform\w*|rank\w*|scor\w*|generat\w*|produc\w*)\b|\s*[?,])",
     re.I,
 )
@@ -46,7 +50,8 @@ _ENTITY_VERB = re.compile(
     r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
     r"|report\w*|results?\s+on|experiment\w*|r[au]n\s+(?:(?:it|them|this|that)\s+)?on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based"
     # "which base model did they fine-tune", "which dataset did they apply it to"
-    r"|(?:did|do|does|was|were|is|are|have|has|they|it)\s+(?:[\w-]+\s+){0,2}?(?:fine-?tun\w*|appl(?:y|ied|ies)|validat\w*|employ\w*|adopt\w*)"
+    r"|(?:did|do|does|was|were|is|are|have|has|they|it)\s+(?:[\w-]+\s+){0,2}?(?:fine-?tun\w*|appl(?:y|ied|ies)|validat\w*|employ\w*|adopt\w*"
+    r"|prob(?:e|ed|es|ing)|stud(?:y|ied|ies)|examin\w*|analy[sz]\w*|investigat\w*|quer(?:y|ied|ies))"
     r"|\b(?:models?|llms?)\s+(?:generat|produc)\w*)\b",
     re.I,
 )
@@ -66,14 +71,29 @@ def _results_on(exclude: set[str]) -> Callable[[str], bool]:
 
 
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
+# "three SOTA models": an abbreviation of plain words, no name.
+_NOT_NAMES = frozenset({"sota"})
+# "Our RT-choice GPs enable …": the paper's own thing, not one it used.
+_OURS = re.compile(r"\b[Oo]ur\s+((?-i:[A-Z][\w.-]*[A-Z][\w.-]*))")
 
 
 def names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     def check(sentence: str) -> bool:
         names = (m.group(0).rstrip(".-") for m in NAME.finditer(sentence))  # "FooNet." ends a sentence
-        return any(len(n) >= _NAME_MIN and n.lower() not in exclude for n in names)
+        return any(len(n) >= _NAME_MIN and n.lower() not in exclude and n.lower() not in _NOT_NAMES for n in names)
 
     return check
+
+
+def recurring_acronyms(text: str) -> set[str]:
+    """The names `text` writes at least twice, lowercased, an acronym's singular and plural as
+    one ("LLM" and "LLMs": an abstract about LLMs is as likely to write one as the other)."""
+    out: set[str] = set()
+    for n in set(NAME.findall(text)):
+        base = n[:-1] if n.endswith("s") and n[:-1].isupper() else n
+        if len(re.findall(rf"(?<![\w-]){re.escape(base)}s?(?![\w-])", text)) >= 2 or text.count(n) >= 2:
+            out |= {base.lower(), f"{base.lower()}s"}
+    return out
 
 
 def asks_entities(question: str) -> re.Match[str] | None:
@@ -93,7 +113,7 @@ def entity_need(question: str, m: re.Match[str], whole: str, label: str, text: s
     # Unless the question asks for the thing the paper itself built ("what benchmark was
     # introduced"): then the paper's own name is the answer.
     if not _OWN_THING.search(question):
-        known |= {n.lower() for n in NAME.findall(text) if text.count(n) >= 2}
+        known |= recurring_acronyms(text) | {n.lower() for n in _OURS.findall(text)}
     verbs = [mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
     # Where results are reported, a benchmark is as often called a dataset, and the reverse.
     kin = [mentions(w) for w in _EVALUATION_NOUNS] if _EVALUATED_ASK.match(m.group(1)) else []

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rag.answer.asks import needs
 from rag.answer.clauses import without_user_context
+from rag.answer.extension import unwritten_setting
 from rag.answer.facets import missing_facets
 from rag.answer.names import unknown_names
 from rag.answer.overview import subject
@@ -157,15 +158,21 @@ _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:papers|works|studies|articles)\b", 
 
 
 def counted_note(question: str, n: int) -> str | None:
-    """ "How many papers study X?": how many the answer lists, and what that count is."""
-    if _HOW_MANY.match(question) is None or n == 0:
+    """ "How many papers study X?": how many the answer lists, and what that count is. A
+    "which papers" list cut at `LIST_MAX` says so: at conference scale a broad topic has more
+    papers than a list shows, and the reader should not take the list for all of them."""
+    if n == 0:
         return None
-    found = f"{n} indexed {'paper answers' if n == 1 else 'papers answer'} this"
-    return (
-        f"{found} (the papers listed; a list stops at {LIST_MAX})."
-        if n >= LIST_MAX
-        else f"{found} (the papers listed)."
-    )
+    if _HOW_MANY.match(question) is None:
+        if n < LIST_MAX or not asks_for_papers(question):
+            return None
+        return (
+            f"The list stops at {LIST_MAX} papers, closest first; more indexed papers may answer this, "
+            "and a narrower question (a setting, a method, a result) lists them."
+        )
+    if n >= LIST_MAX:
+        return f"At least {n} indexed papers answer this (the papers listed; a list stops at {LIST_MAX})."
+    return f"{n} indexed {'paper answers' if n == 1 else 'papers answer'} this (the papers listed)."
 
 
 def asks_for_papers(question: str) -> bool:
@@ -287,6 +294,8 @@ def features(
     kinds = [missing_facets(q, f"{paper_text} {hit.label}") for q in options]
     if missing is None and all(kinds):
         missing = f"not in the paper: {kinds[0][0]}"
+    if missing is None and (setting := unwritten_setting(asked, have | apart)):
+        missing = f"setting not in the paper: {setting}"
     if missing is None and not overview and (followup or named or writes_name(question, hit.label)):
         name = naming_words(question, hit.label, hit.title, named=named)
         missing = unsaid_property(question, name, terms, have | apart)

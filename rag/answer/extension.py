@@ -1,0 +1,65 @@
+"""Yes/no questions whether a paper's result reaches further ("Does it extend to transformers?",
+"Can it handle continuous observation spaces?", "Do the bounds carry over to off-policy TD?"):
+what is asked is the setting named after the verb, and an abstract that does not write it
+does not say. Such a question shares every other word with its paper, so its coverage and
+similarity are as high as an answerable one's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from rag.text.english import is_common
+from rag.text.normalize import content_stems
+
+_PREP = r"(?:\s+(?:for|to|when|with|in|on|under|if))?"
+_EXTENSION = re.compile(
+    r"^\s*(?:does|do|did|can|could|is|are|was|were|has|have|would|will)\b[^?]*?\b(?:"
+    r"extend(?:s|ed)?\s+to|carr(?:y|ies)\s+over\s+to|generali[sz]e[sd]?\s+to|transfer(?:s|red)?\s+to"
+    rf"|also\s+(?:hold|apply|work|cover|handle|address|support)s?{_PREP}"
+    rf"|still\s+(?:hold|apply|work|converge)s?{_PREP}"
+    r"|handle|cope\s+with|be\s+applied\s+to|(?:been\s+)?applied\s+to|applicable\s+to|work\s+(?:for|with|on|when|under)"
+    r")\s+(?P<setting>[^?]+)",
+    re.I,
+)
+# The setting ends where a second question starts ("…, and how well does it do there?").
+_SECOND = re.compile(r",?\s+(?:and|or|but)\s+(?:how|what|which|why|does|do|is|are|can)\b.*$|,.*$", re.I)
+# One uncommon word of four may be put differently; more missing is a setting the paper lacks.
+WRITTEN_SHARE = 0.75
+
+
+def asked_setting(question: str) -> str | None:
+    """The setting a yes/no extension question asks about, or None."""
+    m = _EXTENSION.search(question)
+    return _SECOND.sub("", m.group("setting")).strip() or None if m else None
+
+
+_SHORT_FORM = 4  # "conv", "norm": a clipped word is written by the word it clips
+
+
+def _written(word: str, stems: Set[str]) -> bool:
+    """A word is written when its stem is, or a longer stem it clips; a compound also by all
+    of its parts ("self" and "attention" for "self-attention"), not by one ("policy" is no
+    "off-policy")."""
+    forms = content_stems(word)
+    if not forms:
+        return False
+    whole = forms[0]
+    return (
+        whole in stems
+        or (len(whole) >= _SHORT_FORM and any(s.startswith(whole) for s in stems))
+        or (len(forms) > 2 and all(f in stems for f in forms[1:]))
+    )
+
+
+def unwritten_setting(question: str, stems: Set[str]) -> str | None:
+    """The setting asked about when the paper (its `stems`) writes too few of its uncommon
+    words, else None."""
+    setting = asked_setting(question)
+    if setting is None:
+        return None
+    words = [w for w in re.findall(r"[\w-]+", setting) if not is_common(w) and content_stems(w)]
+    if not words:
+        return None
+    share = sum(_written(w, stems) for w in words) / len(words)
+    return setting if share < WRITTEN_SHARE else None

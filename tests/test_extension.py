@@ -1,0 +1,99 @@
+"""Yes/no questions whether a result reaches a further setting (`rag/answer/extension.py`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rag.answer.clauses import without_exclusions
+from rag.answer.entities import recurring_acronyms
+from rag.answer.extension import asked_setting, unwritten_setting
+from rag.text.normalize import content_stems
+
+
+def _stems(text: str) -> set[str]:
+    return set(content_stems(text))
+
+
+@pytest.mark.parametrize(
+    ("question", "setting"),
+    [
+        (
+            "Does the analysis extend to transformer blocks with self-attention?",
+            "transformer blocks with self-attention",
+        ),
+        ("Can the method handle continuous observation spaces?", "continuous observation spaces"),
+        ("Do the bounds carry over to off-policy TD, and how tight are they?", "off-policy TD"),
+        ("Has the metric been applied to language-model search spaces?", "language-model search spaces"),
+        ("Does it also hold for heavy-tailed noise?", "heavy-tailed noise"),
+        ("Is it applicable to graphs, say molecules?", "graphs"),
+        ("What does the method handle?", None),  # no yes/no question
+        ("Does it scale?", None),
+        ("How does it extend to video?", None),
+    ],
+)
+def test_asked_setting(question: str, setting: str | None) -> None:
+    assert asked_setting(question) == setting
+
+
+ABSTRACT = (
+    "We bound the Rademacher complexity of convolutional networks with batch normalization layers "
+    "and study on-policy temporal difference learning with self attention."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "unwritten"),
+    [
+        ("Does it extend to multiclass decisions with a cost matrix?", "multiclass decisions with a cost matrix"),
+        ("Do the bounds carry over to off-policy learning?", "off-policy learning"),  # "policy" is no "off-policy"
+        ("Does it handle a batch norm right after the conv?", None),  # clipped words are written
+        ("Does the result still hold with self-attention?", None),  # a compound by its parts
+        ("Does it also work for convolutional networks?", None),
+        ("Does it work for deep and wide ones?", None),  # common words only: nothing to hold
+    ],
+)
+def test_unwritten_setting(question: str, unwritten: str | None) -> None:
+    assert unwritten_setting(question, _stems(ABSTRACT)) == unwritten
+
+
+@given(st.text(max_size=120))
+def test_a_paper_writing_the_question_writes_its_setting(question: str) -> None:
+    assert unwritten_setting(question, _stems(question)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "acronyms"),
+    [
+        ("Large Language Models (LLMs) reason. An LLM can fail.", {"llm", "llms"}),  # singular and plural as one
+        ("We use GPT-4 twice: GPT-4 again.", {"gpt-4", "gpt-4s"}),
+        ("One CNN here.", set()),
+    ],
+)
+def test_recurring_acronyms(text: str, acronyms: set[str]) -> None:
+    assert recurring_acronyms(text) == acronyms
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        (
+            "Which papers address inverse optimization (not inverse RL), i.e. recovering costs?",
+            "Which papers address inverse optimization, i.e. recovering costs?",
+        ),
+        (
+            "Which papers propose new backdoor attacks rather than defenses?",
+            "Which papers propose new backdoor attacks?",
+        ),
+        ("Which papers study agents (excluding bandits)?", "Which papers study agents?"),
+        (
+            "Which papers learn from a simulator instead of real data, with guarantees?",
+            "Which papers learn from a simulator, with guarantees?",
+        ),
+        ("Which papers study bandits?", "Which papers study bandits?"),
+        ("(not this)", "(not this)"),  # nothing left: the question stays
+    ],
+)
+def test_without_exclusions(question: str, kept: str) -> None:
+    assert without_exclusions(question) == kept

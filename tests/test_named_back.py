@@ -93,3 +93,18 @@ def test_a_paper_the_user_names_by_title_words_outweighs_an_allusion(engine: Eng
     ]
     a = engine.ask("And how much did it improve accuracy?", history=history)
     assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer
+
+
+def test_a_user_turn_matching_several_papers_offers_no_list(engine: Engine) -> None:
+    """A user turn that fits several papers is no answer's list: a word of another one's title in
+    the question ("backbones") does not point away from the paper the answer settled on."""
+    history = [
+        {
+            "role": "user",
+            "content": "I saw papers on graph networks and protein diffusion.",
+            "paper_ids": ["x#1", "x#2"],
+        },
+        {"role": "assistant", "content": "GraphMix regularizes graph networks.", "paper_ids": ["x#1"]},
+    ]
+    a = engine.ask("How much does it improve accuracy over backbones?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer

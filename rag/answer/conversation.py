@@ -165,7 +165,9 @@ def pointed_papers(
 ) -> list[str] | None:
     """The papers of the most recent multi-paper answer the question points at, if it does.
     `asked`: each turn's text where it is a user turn (else ""), to see what earlier questions pointed at."""
-    k = next((i for i in range(len(per_turn) - 1, -1, -1) if len(per_turn[i]) >= 2), None)
+    # An answer's list: a user turn that matches several papers ("an open problem paper about …"
+    # fits every "Open Problem: …" title) offers none to point into.
+    k = next((i for i in range(len(per_turn) - 1, -1, -1) if len(per_turn[i]) >= 2 and not (asked and asked[i])), None)
     if k is None:
         return None
     listed = per_turn[k]

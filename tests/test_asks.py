@@ -184,6 +184,9 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Which datasets did they use?", "", "Our RT-choice GPs fit.", "We use MNIST and CIFAR-10 datasets.", "Our RT-choice GPs fit three datasets."),
         # an acronym written as singular and plural is the paper's own topic
         ("Which base model did they fine-tune?", "", "An LLM. Large Language Models (LLMs).", "We fine-tune Llama-2.", "Large Language Models (LLMs) are fine-tuned."),
+        # things listed right after their noun answer "which specific"
+        ("Which specific linear classifiers do they analyze?", "", "Linear classifiers.", "We analyze three linear classifiers, namely perceptron and logistic regression.", "Linear classifiers behave differently."),
+        ("Which specific algorithms did they extend?", "", "Algorithms.", "We extend three search algorithms: annealing, tempering and nested sampling.", "Our algorithms are extended."),
         # an alternative noun coordinated with the asked one
         ("Which climate datasets or variables did they use?", "", "Data.", "We use ERA5 reanalysis datasets.", "We use real-world climate datasets."),
     ],

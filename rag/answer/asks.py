@@ -12,7 +12,7 @@ from rag.answer.entities import asks_entities, entity_need, names_other_than
 from rag.answer.guarantees import guarantee_needs
 from rag.answer.kinds import kind_need
 from rag.answer.lists import list_needs
-from rag.answer.need import Need, all_of, matches, mentions, near
+from rag.answer.need import Need, all_of, any_of, matches, mentions, near
 from rag.answer.proposal import proposal_needs
 from rag.answer.ranks import rank_needs
 
@@ -176,8 +176,15 @@ def _specific_name(question: str, whole: str, label: str, text: str) -> list[Nee
         return []
     noun = m.group(1)
     known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
-    met = _name_near(noun, known) if mentions(noun)(text) else names_other_than(known)
+    met = any_of(_name_near(noun, known), _enumerated(noun)) if mentions(noun)(text) else names_other_than(known)
     return [Need(f"a specific {noun}", met, specific=True)]
+
+
+def _enumerated(noun: str) -> Callable[[str], bool]:
+    """The things listed right after their noun ("three linear classifiers, namely perceptron,
+    logistic regression and LDA", "two algorithms: …"): plain-word names answer "which specific"."""
+    base = re.escape(noun[:-1] if noun.lower().endswith("s") else noun)
+    return matches(re.compile(rf"\b{base}\w*\s*(?:,\s*)?(?:namely|such\s+as|including|i\.e\.,?|:)\s+\S", re.I))
 
 
 def _things_done(question: str, text: str) -> list[Need]:

@@ -78,16 +78,3 @@ def without_user_context(question: str) -> str:
     parts, first = _statements(question)
     kept = [p for i, p in enumerate(parts) if i >= first or not _FIRST_PERSON.search(p)]
     return " ".join(kept) or question
-
-
-# "(not inverse RL)", "rather than defenses", "excluding bandits": what a list is not about.
-_EXCLUDED = re.compile(
-    r"\s*\(\s*(?:not|excluding|other\s+than|but\s+not)\s+[^()]*\)"
-    r"|,?\s+(?:rather\s+than|instead\s+of|excluding|as\s+opposed\s+to)\s+[^,;:?()]*",
-    re.I,
-)
-
-
-def without_exclusions(question: str) -> str:
-    """The question without what it rules out: its words would draw the papers it excludes."""
-    return _EXCLUDED.sub("", question).strip() or question

@@ -9,7 +9,7 @@ import numpy as np
 
 from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
-from rag.answer.clauses import ask_clause, without_exclusions
+from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, resolve_focus
 from rag.answer.described import also_fitting, described_runner_up
 from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, counted_note, is_multi, is_referring
@@ -132,8 +132,6 @@ def compose(
     `discussed`: the conversation's papers, whose names the question may use beside its focus
     ("Setting FAST aside, what does the other one …?")."""
     multi = is_multi(query.question) and not focus and not _asked_of_named(query.question, retriever)
-    if multi:  # "which papers … (not inverse RL)": the words ruled out would draw those papers
-        query = query.model_copy(update={"question": without_exclusions(query.question)})
     # A "which papers" list is drawn from a deeper pool: at conference scale a topic has dozens.
     deep = multi and asks_for_papers(query.question)
     pool = max(query.top_k, LIST_POOL) if deep else query.top_k

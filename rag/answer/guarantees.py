@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from rag.answer.need import Need, matches
+from rag.text.normalize import content_stems
 
 _ASKS_GUARANTEE = re.compile(
     r"\b(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:guarantees?|theoretical\s+(?:results?|properties|analysis))\b"
@@ -14,7 +15,7 @@ _ASKS_GUARANTEE = re.compile(
     re.I,
 )
 # A proven property: "we establish X to cover", "is guaranteed to", "we prove", "a bound".
-_STATES_GUARANTEE = re.compile(
+STATES_GUARANTEE = re.compile(
     r"\b(?:guarantee\w*|theoretical(?:ly)?|prov(?:e|es|ed|en|ably|able)|proofs?|establish\w*|theorems?"
     r"|bounds?|bounded|certif\w*|consisten(?:t|cy)|valid(?:ity)?)\b",
     re.I,
@@ -25,4 +26,16 @@ def guarantee_needs(question: str) -> list[Need]:
     """It leads when within the loose margin; never refuses (a property may be stated plainly)."""
     if not _ASKS_GUARANTEE.search(question):
         return []
-    return [Need("a guarantee", matches(_STATES_GUARANTEE), required=False, loose=True)]
+    return [Need("a guarantee", matches(STATES_GUARANTEE), required=False, loose=True)]
+
+
+# "Do they back it up with any theory?", "is it provable?": words for a proven result.
+_THEORY = re.compile(r"\b(?:theor\w*|guarantee\w*|provabl[ey]|proofs?)\b", re.I)
+
+
+def theory_forms(question: str, text: str) -> frozenset[str]:
+    """Stems of the question's words for theory when the text states a proven property in its
+    own words ("we establish sample complexity guarantees" answers "any theory?")."""
+    if not STATES_GUARANTEE.search(text):
+        return frozenset()
+    return frozenset(s for w in _THEORY.findall(question) for s in content_stems(w))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rag.answer.guarantees import theory_forms
 from rag.answer.names import acronym_stems
 from rag.answer.selection import question_terms
 from rag.corpus.label import display_label
@@ -35,8 +36,9 @@ def written_apart(question: str, text: str) -> frozenset[str]:
 
 def other_forms(question: str, text: str) -> frozenset[str]:
     """Stems of the question's words that the text writes in another form: a hyphenated word
-    written apart, or words written as their acronym."""
-    return written_apart(question, text) | acronym_stems(question, text)
+    written apart, words written as their acronym, or words for theory where the text states a
+    guarantee."""
+    return written_apart(question, text) | acronym_stems(question, text) | theory_forms(question, text)
 
 
 # "Does X use …?", "Is X …?", "Can it …?": the question asks whether the paper has a property.

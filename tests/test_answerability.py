@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from rag.answer.accept import listed as _listed
 from rag.answer.evidence import (
-    LIST_MAX,
     LIST_QUOTED_TWICE,
     MIN_COSINE,
     MIN_COVERAGE,
@@ -14,12 +13,9 @@ from rag.answer.evidence import (
     MULTI_MIN_COSINE,
     MULTI_MIN_COVERAGE,
     Features,
-    alternatives,
-    asks_for_papers,
-    counted_note,
     features,
-    is_multi,
 )
+from rag.answer.list_question import LIST_MAX, alternatives, asks_for_papers, counted_note, is_multi
 from rag.index.vocabulary import Vocabulary
 from rag.types import Hit, Paper
 

@@ -3,7 +3,8 @@
 import pytest
 
 from rag.answer.asks import needs
-from rag.answer.evidence import alternatives, lacking_names, naming_words
+from rag.answer.evidence import lacking_names, naming_words
+from rag.answer.list_question import alternatives
 from rag.answer.names import unknown_names
 from rag.answer.ranks import asks_rank, ranks
 from rag.answer.reasons import asks_reason, problem_before, reason_asked

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer.evidence import asked_of, is_multi, is_referring
+from rag.answer.evidence import is_referring
+from rag.answer.list_question import asked_of, is_multi
 from rag.answer.selection import is_availability
 from rag.engine import Engine
 from rag.text.normalize import match_form

@@ -11,7 +11,6 @@ from rag.answer.clauses import ask_clause
 from rag.answer.evidence import (
     ATTAINABLE_POOL,
     LIST_BM25,
-    LIST_MAX,
     LIST_QUOTED_TWICE,
     MIN_COSINE,
     MULTI_MAX,
@@ -20,6 +19,7 @@ from rag.answer.evidence import (
     Features,
     features,
 )
+from rag.answer.list_question import LIST_MAX
 from rag.answer.names import defines_asked_name, rare_name_stems
 from rag.answer.overview import asks_overview
 from rag.answer.selection import (

@@ -9,12 +9,13 @@ from rag.answer.asks import needs
 from rag.answer.clauses import without_user_context
 from rag.answer.extension import unwritten_setting
 from rag.answer.facets import missing_facets
+from rag.answer.list_question import alternatives, list_topic
 from rag.answer.names import unknown_names
 from rag.answer.overview import subject
 from rag.answer.selection import question_terms
 from rag.answer.unsaid import other_forms, unsaid_property
 from rag.index.vocabulary import Vocabulary, phrases
-from rag.text.normalize import fold, writes_name
+from rag.text.normalize import writes_name
 from rag.types import Hit
 
 # Calibrated on eval/dev.jsonl (see README, "Refusal calibration").
@@ -31,11 +32,6 @@ MULTI_MIN_COVERAGE = 0.25
 MULTI_MIN_COSINE = 0.33  # a further paper of such a list, with that coverage (tuned on eval/dev.jsonl)
 MULTI_RATIO = 0.72  # a further paper is listed if its score is at least this share of the best
 MULTI_MAX = 4  # papers listed by closeness to the best; further ones must answer on their own
-# A "which papers" list: candidates looked at, and papers listed (a conference has dozens per topic).
-# 120, not 80: at conference scale gold papers of dev's list questions ranked 84-120 (dev multi
-# set recall +0.019 at 1,057 papers and +0.032 at 2,416, for ~2.5 more papers per list).
-LIST_POOL = 120
-LIST_MAX = 60
 LIST_BM25 = 0.2  # weight of the whole-abstract BM25 in a deep list's order past its head
 LIST_QUOTED_TWICE = 6  # the first papers of a deep list are quoted by two sentences, the rest by one
 # The leading candidates whose words a list question is held to (a deeper pool uses every word).
@@ -48,22 +44,6 @@ RARE_PHRASE_SHARE = 0.01
 # models", "learning knowledge") are no topic, though their pair is rare.
 PHRASE_WORD_SHARE = 0.10
 
-# "papers that …" asks for several; "the paper that …" describes one.
-_MULTI = re.compile(
-    r"^\s*(?:which|what|list|name|are there|any)\b[^?]{0,40}?\b(?:papers|works|studies|abstracts|articles|approaches"
-    r"|methods|contributions)\b|\bpapers (?:that|which)\b|\bwhich of the papers\b"
-    # Asked as a request or a count: "Show me papers on X", "I'm looking for papers on X",
-    # "How many papers study X?", "papers on X".
-    r"|^\s*how\s+many\s+(?:papers|works|studies|articles)\b"
-    # Asked whether any exists: "Does any paper use X?", "Do any of the papers study X?"
-    r"|^\s*(?:does|do|did|are|were)\s+any\s+(?:of\s+the\s+)?(?:indexed\s+)?(?:papers?|works?|studies|abstracts?|articles?)\b"
-    r"|^\s*(?:show(?:\s+me)?|find(?:\s+me)?|give\s+me|get\s+me|recommend|suggest|search\s+for"
-    r"|(?:i'?m|i\s+am)\s+(?:looking|searching)\s+for|looking\s+for"
-    r"|(?:can|could)\s+you\s+(?:find|list|show(?:\s+me)?|recommend|suggest|name))\b[^?]{0,40}?\b"
-    r"(?:papers|works|studies|articles|(?<!the )(?:work|research)\s+(?:on|about))\b"
-    r"|^\s*(?:papers|works|studies|articles)\s+(?:on|about|that|which|using|studying|proposing|for)\b",
-    re.I,
-)
 _REFERRING = re.compile(
     r"\b(?:it|its|it's|they|their|theirs|them|this|these|those|both|either|former|latter)\b"
     r"|\b(?:does|did|do|would|will|can|could)\s+that\s+(?:compare|differ|relate)\b"  # "How does that compare …?"
@@ -123,88 +103,6 @@ class Features:
         return self.cosine >= MIN_COSINE and (self.cosine >= WEAK_COSINE or self.coverage >= min_coverage)
 
 
-_PAPERS = re.compile(
-    r"\b(?:papers?|works|studies|abstracts|articles|(?<!the )(?:work|research)\s+(?:on|about))\b", re.I
-)
-
-
-# "What do existing approaches to X require …?", "What limitation of prior methods does it
-# address?": the wh-word asks for something else (it has an auxiliary or a noun of its own), and
-# the methods are a paper's background, not a list to draw up.
-_NOT_ASKED = re.compile(
-    r"^\s*(?:which|what|how\s+many)\s+(?:(?!kinds?\b|types?\b|sorts?\b|families\b|family\b)[\w-]+\s+of\b"
-    r"|(?:[\w-]+\s+){0,2}?(?:do|does|did|has|have|had|can|could|would|will|should)\b)",
-    re.I,
-)
-
-
-def is_multi(question: str) -> bool:
-    m = _MULTI.search(question)
-    return m is not None and not (m.start() == 0 and _NOT_ASKED.match(m.group(0)))
-
-
-def asked_of(question: str, labels: list[str]) -> bool:
-    """ "What kind of methods does <named paper> reward?": the list's wh-phrase is the object of
-    a question whose subject is a paper the question names; it asks about that paper's content,
-    not for a list of papers ("Which approaches besides <name> …" stays a list)."""
-    m = _MULTI.search(question)
-    if m is None or not labels or _PAPERS.search(question):
-        return False
-    names = "|".join(re.escape(fold(label)) for label in labels)
-    return re.match(rf"\s+(?:do|does|did)\s+(?:the\s+)?(?:{names})(?![\w-])", fold(question[m.end() :])) is not None
-
-
-_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?:papers|works|studies|articles)\b", re.I)
-
-
-def counted_note(question: str, n: int) -> str | None:
-    """ "How many papers study X?": how many the answer lists, and what that count is. A
-    "which papers" list cut at `LIST_MAX` says so: at conference scale a broad topic has more
-    papers than a list shows, and the reader should not take the list for all of them."""
-    if n == 0:
-        return None
-    if _HOW_MANY.match(question) is None:
-        if n < LIST_MAX or not asks_for_papers(question):
-            return None
-        return (
-            f"The list stops at {LIST_MAX} papers, closest first; more indexed papers may answer this, "
-            "and a narrower question (a setting, a method, a result) lists them."
-        )
-    if n >= LIST_MAX:
-        return f"At least {n} indexed papers answer this (the papers listed; a list stops at {LIST_MAX})."
-    return f"{n} indexed {'paper answers' if n == 1 else 'papers answer'} this (the papers listed)."
-
-
-def asks_for_papers(question: str) -> bool:
-    """A list question about papers themselves ("which papers …"), not about a paper's methods
-    or tasks ("which methods did it compare?"): its list is drawn from the whole index."""
-    return is_multi(question) and bool(_PAPERS.search(question))
-
-
-_OR = re.compile(r"\s*,?\s+(?:and/)?or\s+", re.I)
-ALTERNATIVES_MAX = 3
-
-
-def alternatives(question: str) -> list[str]:
-    """A "which papers …" question with alternatives ("… use flow matching or probability
-    paths?") as one question per alternative: each is covered by different papers, none of
-    which matches the whole question as well as a paper matches a single topic. The first
-    keeps the question up to its first "or"; a later one is the question's frame plus what
-    follows its "or". [] when the question has no alternatives."""
-    m = _MULTI.search(question)
-    if m is None:
-        return []
-    frame, topic = question[: m.end()].strip(), question[m.end() :]
-    parts = [p.strip(" ,;?") for p in _OR.split(topic)]
-    # "design or analyze X": two verbs of one topic, not two topics.
-    while len(parts) >= 2 and len(parts[0].split()) == 1:
-        parts[:2] = [f"{parts[0]} or {parts[1]}"]
-    if len(parts) < 2 or any(not p for p in parts):
-        return []
-    subs = [f"{frame} {parts[0]}?"] + [f"{frame} {p}?" for p in parts[1:]]
-    return subs[:ALTERNATIVES_MAX]
-
-
 def lacking_names(options: list[str], text: str) -> list[str]:
     """The names of the first alternative the text does not write, when no alternative's
     names are all written ("MTEB or its multilingual extension MMTEB" of a paper that writes
@@ -225,8 +123,7 @@ def naming_words(question: str, label: str, title: str | None, *, named: bool) -
 def shares_rare_phrase(question: str, paper_id: str, vocab: Vocabulary) -> bool:
     """The paper uses a two-word phrase of the list question's topic (what follows "which
     papers") that few indexed papers use: "data augmentation", "human preference models"."""
-    m = _MULTI.search(question)
-    asked = phrases(question[m.end() :] if m else question)
+    asked = phrases(list_topic(question))
     limit = max(1.0, RARE_PHRASE_SHARE * vocab.n)
     return any(
         vocab.df.get(p, 0) <= limit and not all(vocab.common(w, PHRASE_WORD_SHARE) for w in p.split())

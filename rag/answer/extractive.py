@@ -12,8 +12,9 @@ from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, resolve_focus
 from rag.answer.described import also_fitting, described_runner_up
-from rag.answer.evidence import LIST_POOL, alternatives, asked_of, asks_for_papers, counted_note, is_multi, is_referring
+from rag.answer.evidence import is_referring
 from rag.answer.language import language_note
+from rag.answer.list_question import LIST_POOL, alternatives, asked_of, asks_for_papers, counted_note, is_multi
 from rag.answer.pointed import (
     compared_focus,
     compared_with_discussed,
@@ -112,7 +113,7 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
 
 
 def _asked_of_named(question: str, retriever: Retriever) -> bool:
-    """A list question asked of a paper it names (`evidence.asked_of`); looked up only for list
+    """A list question asked of a paper it names (`list_question.asked_of`); looked up only for list
     questions."""
     snap = retriever.snapshot
     return asked_of(question, [snap.papers[p].label for p in snap.named_in(question) if p in snap.papers])

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
-from rag.answer.evidence import LIST_MAX
+from rag.answer.list_question import LIST_MAX
 from rag.answer.selection import defining_sentence
 from rag.index.snapshot import Snapshot
 from rag.text.normalize import content_stems, spaced_words

@@ -46,12 +46,14 @@ GIVES_CODE = re.compile(
     re.I,
 )
 
-DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
-    (re.compile(r"\blearning[- ]rates?\b", re.I), re.compile(r"learning[- ]rate", re.I)),
-    (re.compile(r"\bbatch[- ]sizes?\b", re.I), re.compile(r"batch[- ]size", re.I)),
+# (what is asked, as the explanation names it; how it is asked; what a sentence must have)
+DETAIL_ASKS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
+    ("a learning rate", re.compile(r"\blearning[- ]rates?\b", re.I), re.compile(r"learning[- ]rate", re.I)),
+    ("a batch size", re.compile(r"\bbatch[- ]sizes?\b", re.I), re.compile(r"batch[- ]size", re.I)),
     # Hardware asked for ("which GPU", "how many TPUs", "on what hardware"), not a setting the
     # question names ("efficient on GPUs", "on one consumer GPU, what context length …").
     (
+        "hardware",
         re.compile(
             r"\b(?:what|which|how\s+many)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[\w-]+\s+){0,2}?"
             r"(?:gpus?|tpus?|hardware|accelerators?)\b",
@@ -59,10 +61,11 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
         ),
         re.compile(r"\b(?:gpus?|tpus?|hardware|accelerators?)\b", re.I),
     ),
-    (re.compile(r"\b(?:licen[cs]e[ds]?)\b", re.I), re.compile(r"licen[cs]e", re.I)),
+    ("a licence", re.compile(r"\b(?:licen[cs]e[ds]?)\b", re.I), re.compile(r"licen[cs]e", re.I)),
     # An affiliation is asked only of the authors ("which university are the authors from"),
     # not whenever a question mentions companies or labs ("for which kind of companies …").
     (
+        "an affiliation",
         re.compile(
             r"\baffiliat\w*|\b(?:universit(?:y|ies)|institutions?|lab(?:oratory)?|compan(?:y|ies))\b"
             r"(?=[^?]*\b(?:authors?|researchers|team|based|work(?:s|ed)? at)\b)",
@@ -71,11 +74,13 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
         re.compile(r"\b(?:universit|institut|affiliat|laborator)", re.I),
     ),
     (
+        "the authors",
         # "written by a stronger model" is no question about the authors; "written by whom" is.
         re.compile(r"\b(?:who (?:are|were) the authors|which authors|who wrote|written by whom|author names?)\b", re.I),
         re.compile(r"\b(?:et al|authored)\b", re.I),
     ),
     (
+        "a duration",
         # "How long a context can it handle?" asks for a length, not a time.
         re.compile(r"\b(?:how long(?!\s+(?:a|an)\b)|training time|hours?|days|wall[- ]clock)\b", re.I),
         # In ML a duration is also counted in steps: "the deviation reaches zero at n iterations".
@@ -84,24 +89,30 @@ DETAIL_ASKS: list[tuple[re.Pattern[str], re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    (re.compile(r"\b(?:epochs?|iterations? (?:of training|were))\b", re.I), re.compile(r"\bepochs?\b", re.I)),
-    (re.compile(r"\bhyper-?parameters?\b", re.I), re.compile(r"hyper-?parameter", re.I)),
+    ("epochs", re.compile(r"\b(?:epochs?|iterations? (?:of training|were))\b", re.I), re.compile(r"\bepochs?\b", re.I)),
+    ("hyperparameters", re.compile(r"\bhyper-?parameters?\b", re.I), re.compile(r"hyper-?parameter", re.I)),
     (
+        "an optimizer",
         re.compile(r"\b(?:optimi[sz]er|adam|adamw)\b.*\b(?:use|used|train)", re.I),
         re.compile(r"\b(?:adam|adamw|sgd|optimi[sz]er)\b", re.I),
     ),
-    (re.compile(r"\b(?:when was|what year|published|release date)\b", re.I), re.compile(r"\b(?:19|20)\d\d\b")),
+    (
+        "a date",
+        re.compile(r"\b(?:when was|what year|published|release date)\b", re.I),
+        re.compile(r"\b(?:19|20)\d\d\b"),
+    ),
     # "grant" the noun ("which grant", "grant number"), not the verb ("should grant them a status").
     (
+        "funding",
         re.compile(
             r"\b(?:funded|funding|(?:which|what|a|the|research)\s+grants?|grants?\s+(?:numbers?|no|ids?|from|agenc\w+))\b",
             re.I,
         ),
         re.compile(r"\b(?:fund|grant)", re.I),
     ),
-    (re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
+    ("seeds", re.compile(r"\b(?:random seeds?|seeds)\b", re.I), re.compile(r"\bseeds?\b", re.I)),
     # Where the code is: only a sentence that gives it, not the method's own sentences.
-    (ASKS_CODE, GIVES_CODE),
+    ("the code", ASKS_CODE, GIVES_CODE),
 ]
 
 # "what are the names of …", "what is the new loss called?": a coined name is asked.
@@ -208,7 +219,7 @@ def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     # The sentence that gives the code answers "is there code?" wherever it ranks: it shares
     # few words with the question, which names the method.
     out += [
-        Need(ask.pattern, matches(need), specific=ask is ASKS_CODE) for ask, need in DETAIL_ASKS if ask.search(question)
+        Need(name, matches(need), specific=ask is ASKS_CODE) for name, ask, need in DETAIL_ASKS if ask.search(question)
     ]
     out += number_needs(question, text)
     if _ASKS_CAUSE.search(question):

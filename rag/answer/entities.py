@@ -74,7 +74,7 @@ _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
 # "three SOTA models": an abbreviation of plain words, no name.
 _NOT_NAMES = frozenset({"sota"})
 # "Our RT-choice GPs enable …": the paper's own thing, not one it used.
-_OURS = re.compile(r"\b[Oo]ur\s+((?-i:[A-Z][\w.-]*[A-Z][\w.-]*))")
+_OURS = re.compile(r"\b[Oo]ur\s+([A-Z][\w.-]*[A-Z][\w.-]*)")
 
 
 def names_other_than(exclude: set[str]) -> Callable[[str], bool]:

@@ -31,7 +31,9 @@ WRITTEN_SHARE = 0.75
 def asked_setting(question: str) -> str | None:
     """The setting a yes/no extension question asks about, or None."""
     m = _EXTENSION.search(question)
-    return _SECOND.sub("", m.group("setting")).strip() or None if m else None
+    if m is None:
+        return None
+    return _SECOND.sub("", m.group("setting")).strip() or None
 
 
 _SHORT_FORM = 4  # "conv", "norm": a clipped word is written by the word it clips

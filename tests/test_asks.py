@@ -189,6 +189,30 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Which specific algorithms did they extend?", "", "Algorithms.", "We extend three search algorithms: annealing, tempering and nested sampling.", "Our algorithms are extended."),
         # an alternative noun coordinated with the asked one
         ("Which climate datasets or variables did they use?", "", "Data.", "We use ERA5 reanalysis datasets.", "We use real-world climate datasets."),
+        # a running time is stated as an order, a duration or a comparison
+        ("What is the running time of their algorithm?", "", "", "The algorithm runs in $O(n \\log n)$ time.", "Our algorithm is based on efficient sampling."),
+        ("How does its runtime grow with the number of layers?", "", "", "Its runtime is linear in the number of layers.", "It captures propagation within and between layers."),
+        ("What is the per-iteration computational complexity?", "", "", "Each iteration takes 3 seconds.", "Each iteration refines the estimate."),
+        # a throughput is a number
+        ("What training throughput does it reach?", "", "Training is fast.", "Training reaches 2,000 tokens per second.", "Training fits on a mere 18GB GPU."),
+        # verbs of use: run X on, implement in, start from, serve as
+        ("Which benchmark datasets did they run SRM on?", "SRM", "", "We run SRM on ColoredMNIST and Waterbirds.", "Experimental results validate SRM."),
+        ("Which programming language did they implement it in?", "", "", "It is implemented in PyTorch.", "It solves a linear program."),
+        ("Which base model did they start from?", "", "Models.", "We start from Qwen2.5-Math.", "It helps a strong base model."),
+        ("Which model serves as the backbone?", "", "Models.", "LLaMA-2 serves as the backbone.", "A large model serves as the backbone."),
+        ("Which baseline methods did they compare against?", "", "", "It outperforms FedAvg and FedProx.", "Experiments demonstrate effectiveness."),
+        # a three-letter name beside "benchmark"/"dataset"; a recurring name right before the asked noun
+        ("Which datasets were used in the experiments?", "", "", "Experiments use the cubic toy dataset and benchmark UCI.", "Experiments use a cubic toy dataset and a benchmark of our own."),
+        ("What dataset did they evaluate it on?", "Agent-DocEdit", "DocEdit. DocEdit.", "We evaluate it on the DocEdit dataset.", "DocEdit improves on prior agents."),
+        ("Which dataset did they use?", "", "Data.", "They use the ImageNet dataset.", "They use the SOTA dataset."),
+        # environments are named things; "which <thing> was that?" asks its name
+        ("Which benchmark environments did they run those experiments on?", "", "", "Experiments run on MuJoCo and Atari-57.", "Experiments run on standard environments."),
+        ("Which public benchmark was that?", "", "", "We evaluate on the GLUE benchmark.", "We evaluate on one public benchmark."),
+        # results or applications reported on a capitalised name name it
+        ("Which real datasets did they apply their test to?", "", "", "We show applications to the Framingham Heart Study.", "We show applications to real data."),
+        ("Which datasets did they use?", "", "", "We show the effectiveness on the 100K Atari suite.", "We show the effectiveness on real data."),
+        # "our model X" is the paper's own thing
+        ("Which base model did they start from?", "", "Our model DPO-VP wins.", "We start from Qwen2.5-Math.", "Our model DPO-VP achieves RL-level performance."),
     ],
 )  # fmt: skip
 def test_meets_and_misses(question: str, label: str, text: str, meets: str, misses: str) -> None:
@@ -288,6 +312,9 @@ TEXT = "We study large language models trained with reinforcement learning on Im
         ("Does it bound the Wasserstein distance?", ["Wasserstein"]),
         ("Does it use reinforcement learning? Which kernels?", []),
         ("Is the Reinforcement learning part GPU-optimized?", []),  # the text has it, in any case
+        # names joined into one are written when each is
+        ("Does its ImageNet-GPU pipeline help?", []),
+        ("Does its GPU-TPU offloading help?", ["GPU-TPU"]),
     ],
 )
 def test_unknown_names(question: str, unknown: list[str]) -> None:

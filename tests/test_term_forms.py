@@ -1,13 +1,13 @@
 """The same term in another form counts as used: an acronym for the words it stands for
-(rag.answer.names.acronym_stems), and a list question's rare two-word phrase names its topic
+(rag.answer.acronyms.acronym_stems), and a list question's rare two-word phrase names its topic
 (rag.index.vocabulary.phrases, rag.answer.evidence.shares_rare_phrase)."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rag.answer.acronyms import ACRONYM_RUN_MAX, _initials_runs, acronym_stems
 from rag.answer.evidence import Features, coverage, shares_rare_phrase
-from rag.answer.names import ACRONYM_RUN_MAX, _initials_runs, acronym_stems
 from rag.answer.selection import question_terms
 from rag.index.vocabulary import Vocabulary, paper_stems, phrases
 from rag.text.normalize import STOPWORDS

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import asked_part
-from rag.answer.counts import SKIP_NOUNS, number_needs, order_needs
+from rag.answer.counts import PAPER_HEADS, SKIP_NOUNS, number_needs, order_needs
 from rag.answer.entities import asks_entities, entity_need, names_other_than
 from rag.answer.guarantees import guarantee_needs
 from rag.answer.kinds import kind_need
@@ -86,6 +86,24 @@ DETAIL_ASKS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         # In ML a duration is also counted in steps: "the deviation reaches zero at n iterations".
         re.compile(
             r"\b(?:hours?|days?|minutes?|seconds?|weeks?|months?|wall[- ]clock|iterations?|epochs?|steps|rounds)\b",
+            re.I,
+        ),
+    ),
+    # A running time asked for ("what is the running time of …", "how does its runtime grow"),
+    # not a topic ("which papers reduce computational cost"): a sentence that states one, as an
+    # order, a duration or a comparison, answers; "based on efficient sampling" does not.
+    (
+        "a running time",
+        re.compile(
+            rf"\b(?:what|which|how)\s+(?!{PAPER_HEADS})[^?,]{{0,60}}?\b(?:run(?:ning)?[- ]?times?|runtimes?"
+            r"|time\s+complexity|computational\s+(?:complexity|cost))\b",
+            re.I,
+        ),
+        re.compile(
+            r"\b(?:runs?\s+in|run(?:ning)?[- ]?times?|runtimes?|(?:time|computational|per-iteration|arithmetic)\s+complexity"
+            r"|(?:polynomial|linear|quadratic|cubic|exponential|constant|logarithmic|near[- ]linear|sub\w+|super\w+)[- ]time"
+            r"|seconds?|minutes?|hours?|wall[- ]clock|faster|slower|speed-?ups?)\b"
+            r"|(?<![A-Za-z])O\s*\(|\\mathcal\{O\}|\\(?:tilde|widetilde)\{",
             re.I,
         ),
     ),

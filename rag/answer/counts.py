@@ -29,7 +29,7 @@ _ASKS_NUMBER = re.compile(
     # "What quantities do those bounds depend on?": the words before the measure modify it, and
     # an auxiliary ends the wh-phrase ("bounds" is then the subject, not what is asked).
     rf"|(?:what|which|in which)\s+(?:{_AUX}\s+(?:{_MODIFIER}){{0,2}}|(?:{_MODIFIER}){{0,3}})(?:(?:rate|ratio|size|year|temperature|threshold|budget|count|degree|length|accuracy"
-    r"|speed-?up|exponent|bound|latenc(?:y|ie)|slope|value)s?|dimension))\b"
+    r"|speed-?up|exponent|bound|latenc(?:y|ie)|slope|value|throughput)s?|dimension))\b"
     # "What inference speed": a speed right after the wh-word ("what observation about learning
     # speed" asks for an observation).
     r"|\b(?:what|which)\s+(?:[\w-]+[- ])?speeds?\b",
@@ -44,7 +44,7 @@ _WHAT_MEASURE = re.compile(
     # "what decoding throughput speedup", "what cumulative regret bound": the counted thing is
     # the word before the measure, after at most one more modifier.
     r"\bwhat\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+|its\s+|their\s+)?(?:[a-z][\w-]*\s+)?([a-z][\w-]*)\s+"
-    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed(?:-?up)?|bound|latency|slope|value)s?\b",
+    r"(size|count|degree|dimension|rate|ratio|budget|exponent|speed(?:-?up)?|bound|latency|slope|value|throughput)s?\b",
     re.I,
 )
 _HOW_MUCH = re.compile(
@@ -168,16 +168,24 @@ def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
         return close
     stems = set(content_stems(noun))
 
+    # The noun a few words on, or another plural there: "how many pretrained models" is
+    # answered by "84 pretrained ImageNet classifiers".
+    def counted(u: str) -> bool:
+        return bool(stems & set(content_stems(u))) or _PLURAL.fullmatch(u) is not None
+
     def before_modifier(sentence: str) -> bool:
         tokens = _NUMBER_TOKEN.findall(rejoined(sentence))
         return any(
             _is_number(t)
             and set(content_stems(tokens[i + 1])) & modifiers
-            and any(stems & set(content_stems(u)) for u in tokens[i + 2 : i + 3 + NEAR_WORDS])
+            and any(counted(u) for u in tokens[i + 2 : i + 3 + NEAR_WORDS])
             for i, t in enumerate(tokens[:-1])
         )
 
     return any_of(close, before_modifier)
+
+
+_PLURAL = re.compile(r"[a-z][a-z-]{2,}[^s]s")
 
 
 def _is_number(token: str) -> bool:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from rag.answer.clauses import asks_own_noun
 from rag.answer.names import NAME
-from rag.answer.need import Need, all_of, any_of, matches, mentions
+from rag.answer.need import Need, all_of, any_of, matches, mentions, near
+from rag.text.normalize import content_stems
 
 # The paper's own contribution asked for by its kind: "what benchmark was built", "a new dataset".
 _OWN_THING = re.compile(
@@ -21,21 +22,21 @@ _ENTITY_ASK = re.compile(
     # and "which traits of generative models" asks for traits ("which kind of models" does ask)
     r"\b(?:which|what|names?\s+of)\b(?!\s+(?!(?:kinds?|types?|sorts?|of)\b)[\w'-]+\s+of\b)(?:(?!\s(?:papers?|works?|studies|articles|abstracts|methods)\b)"
     r"(?!\s(?:use[sd]?|using|apply|applies|build|builds|train|trains|propose[sd]?|stud(?:y|ies))\b)[^?]){0,40}?"
-    r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?"
-    r"|baselines?|languages?|corpora|corpus)"
+    r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?|environments?"
+    r"|baselines?(?:\s+(?:methods|models|approaches|algorithms))?|languages?|corpora|corpus)"
     # "which climate datasets or variables did …": an alternative noun; "models and tasks" asks
     # for more than names
     r"(?:\s+or\s+[\w-]+|\s+and\s+(?:datasets?|benchmarks?|models?|llms?|baselines?|corpora))?"
     # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
     r"(?=\s+(?:(?:exactly|precisely|specifically)\s+)?(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it"
-    r"|made|make|makes|comprise\w*|constitut\w*"
+    r"|made|make|makes|comprise\w*|constitut\w*|serv(?:e|es|ed)"
     r"|achiev\w*|outperform\w*|perform\w*|rank\w*|scor\w*|generat\w*|produc\w*)\b|\s*[?,])",
     re.I,
 )
 # "Which datasets?", "and what baselines?": in a conversation the noun alone asks what it used.
 _BARE_ENTITY_ASK = re.compile(
-    r"^\s*(?:and\s+|so\s+)?(?:which|what)\s+(?:other\s+)?(?:datasets?|benchmarks?|models?|llms?|architectures?"
-    r"|baselines?|languages?|corpora)\s*[?.!]*\s*$",
+    r"^\s*(?:and\s+|so\s+)?(?:which|what)\s+(?:other\s+)?(?:[\w-]+\s+)?(?:datasets?|benchmarks?|models?|llms?|architectures?"
+    r"|environments?|baselines?|languages?|corpora)(?:\s+(?:was|is|were|are)\s+(?:that|it|this|those|these|used))?\s*[?.!]*\s*$",
     re.I,
 )
 _KIND_OF = re.compile(r"\b(?:kinds?|types?|sorts?)\s+of\b", re.I)
@@ -48,7 +49,10 @@ _COMPARED = re.compile(
 )
 _ENTITY_VERB = re.compile(
     r"\b(?:use[sd]?|using|evaluat\w*|test\w*|includ\w*|trained\s+on|train\s+on|compar\w*|transfer\w*"
-    r"|report\w*|results?\s+on|experiment\w*|r[au]n\s+(?:(?:it|them|this|that)\s+)?on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based"
+    r"|report\w*|results?\s+on|experiment\w*|r[au]n\s+(?:[\w-]+\s+){0,3}?on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based"
+    # "which language did they implement it in", "which base model did they start from",
+    # "which model serves as the backbone"
+    r"|implement\w*|start\w*\s+(?:from|with)|serv(?:e|es|ed|ing)\s+as"
     # "which base model did they fine-tune", "which dataset did they apply it to"
     r"|(?:did|do|does|was|were|is|are|have|has|they|it)\s+(?:[\w-]+\s+){0,2}?(?:fine-?tun\w*|appl(?:y|ied|ies)|validat\w*|employ\w*|adopt\w*"
     r"|prob(?:e|ed|es|ing)|stud(?:y|ied|ies)|examin\w*|analy[sz]\w*|investigat\w*|quer(?:y|ied|ies))"
@@ -60,7 +64,8 @@ _EVALUATION_NOUNS = ("dataset", "benchmark", "corpus", "corpora")
 _EVALUATED_ASK = re.compile(r"^(?:datasets?|benchmarks?|corpora|corpus)$", re.I)
 _RESULTS_ON = re.compile(
     r"\b(?:performance|results?|accuracy|sota|state[- ]of[- ]the[- ]art|experiments?|evaluat\w*|gains?|improvements?"
-    r"|outperform\w*)\b[^.;]{0,40}?\b(?:on|across)\s+(?:the\s+)?(?-i:([A-Z][\w-]{3,}))",
+    r"|outperform\w*|effectiveness|applications?)\b[^.;]{0,40}?\b(?:on|across|to)\s+(?:the\s+)?(?:\d[\w.]*\s+)?"
+    r"(?-i:([A-Z][\w-]{3,}))",
     re.I,
 )
 
@@ -73,13 +78,47 @@ def _results_on(exclude: set[str]) -> Callable[[str], bool]:
 _NAME_MIN = 4  # "OoD", "SGD"-like short forms are too often generic
 # "three SOTA models": an abbreviation of plain words, no name.
 _NOT_NAMES = frozenset({"sota"})
-# "Our RT-choice GPs enable …": the paper's own thing, not one it used.
-_OURS = re.compile(r"\b[Oo]ur\s+([A-Z][\w.-]*[A-Z][\w.-]*)")
+# "Our RT-choice GPs enable …", "our model DPO-VP achieves …": the paper's own thing, not one
+# it used.
+_OURS = re.compile(
+    r"\b[Oo]ur\s+(?:(?:proposed|new|final)\s+)?(?:(?:model|method|framework|approach|algorithm|system|agent"
+    r"|architecture|pipeline|technique|estimator)s?,?\s+(?:called\s+|named\s+|dubbed\s+)?)?([A-Z][\w.-]*[A-Z][\w.-]*)"
+)
+
+
+_WORD = re.compile(r"[\w.-]+")
+
+
+def _short_name(exclude: set[str]) -> Callable[[str], bool]:
+    """A three-letter acronym ("UCI"): too often generic alone, a name beside "benchmark" or
+    "dataset" ("benchmark UCI", "the UCI datasets")."""
+    return lambda token: re.fullmatch(r"[A-Z]{3}", token.rstrip(".,")) is not None and token.lower() not in exclude
+
+
+def _name_beside(noun: str, exclude: set[str]) -> Callable[[str], bool]:
+    """A name right before the asked noun ("on the DocEdit dataset"): named as that thing even
+    when the paper's own name contains it, which the question and label do not write."""
+    stems = set(content_stems(noun.split()[-1]))
+
+    def check(sentence: str) -> bool:
+        tokens = _WORD.findall(sentence)
+        return any(
+            NAME.fullmatch(t) is not None
+            and len(t) >= _NAME_MIN
+            and t.lower() not in exclude
+            and t.lower() not in _NOT_NAMES
+            and stems & set(content_stems(tokens[i + 1]))
+            for i, t in enumerate(tokens[:-1])
+        )
+
+    return check
 
 
 def names_other_than(exclude: set[str]) -> Callable[[str], bool]:
     def check(sentence: str) -> bool:
-        names = (m.group(0).rstrip(".-") for m in NAME.finditer(sentence))  # "FooNet." ends a sentence
+        # "FooNet." ends a sentence; "RL-level", "LLM-based": the name is the part before a
+        # lowercase suffix.
+        names = (re.sub(r"-[a-z][a-z-]*$", "", m.group(0).rstrip(".-")) for m in NAME.finditer(sentence))
         return any(len(n) >= _NAME_MIN and n.lower() not in exclude and n.lower() not in _NOT_NAMES for n in names)
 
     return check
@@ -109,6 +148,7 @@ def entity_need(question: str, m: re.Match[str], whole: str, label: str, text: s
     if asks_own_noun(question[m.start() : m.start(1)]):
         return None
     known = {w.lower() for w in re.findall(r"[\w.-]+", f"{whole} {label}")}
+    beside = _name_beside(m.group(1), set(known))
     # The paper's own recurring acronyms ("CBMs") name its topic, not what it used.
     # Unless the question asks for the thing the paper itself built ("what benchmark was
     # introduced"): then the paper's own name is the answer.
@@ -118,9 +158,9 @@ def entity_need(question: str, m: re.Match[str], whole: str, label: str, text: s
     # Where results are reported, a benchmark is as often called a dataset, and the reverse.
     kin = [mentions(w) for w in _EVALUATION_NOUNS] if _EVALUATED_ASK.match(m.group(1)) else []
     about = any_of(mentions(m.group(1)), *verbs, *kin)
-    named = all_of(about, names_other_than(known))
+    named = any_of(all_of(about, names_other_than(known)), beside)
     if _EVALUATED_ASK.match(m.group(1)):  # "SOTA performance on Webshop and Crafter" names them
-        named = any_of(named, _results_on(known))
+        named = any_of(named, _results_on(known), *(near(w, _short_name(known), _WORD) for w in _EVALUATION_NOUNS))
     # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
     baselines = m.group(1).lower().startswith("baseline")
     met = any_of(named, matches(_COMPARED)) if baselines else named

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate
 
 from rag.answer.lexicon import parts_of_speech
 from rag.answer.overview import KIND, MANNER
-from rag.text.normalize import STOPWORDS, capitals_written, content_stems, fold, squash
+from rag.text.normalize import capitals_written, content_stems, fold, squash
 
 # A named thing: mixed case or digits inside a word (GSM8K, ImageNet, LLaMA-3, GPT-4) or an acronym.
 # Also a capitalised compound: "Mon-MDPs" (a word and an acronym), "Lomb–Scargle" (two proper names).
@@ -236,6 +236,11 @@ def unknown_names(question: str, text: str) -> list[str]:
             continue
         if _written(key, pieces) and not (what_name and only_as_word(name, text)):
             continue
+        # "CPU-GPU offloading" of a text that says "between the CPU and GPU": names joined into
+        # one are written when each is.
+        parts = re.split(r"[-/–]", name)
+        if len(parts) > 1 and all(re.match(r"[A-Z]", p) and _written(squash(p), pieces) for p in parts):
+            continue
         # "LLM", and "MoE" where the text says "mixture of experts": the initials of its words.
         if re.fullmatch(r"[A-Z]{2,}s?|(?:[A-Z][a-z]?)+[A-Z]s?", name) and _spelled_out(name, words):
             continue
@@ -256,48 +261,3 @@ def unknown_names(question: str, text: str) -> list[str]:
             continue
         out.append(name)
     return list(dict.fromkeys(out))
-
-
-_TEXT_ACRONYM = re.compile(r"\b[A-Z][A-Za-z]?[A-Z]{1,5}s?\b")
-_WORDS = re.compile(r"[A-Za-z][a-z]*")
-ACRONYM_RUN_MAX = 6
-
-
-def _initials_runs(words: list[str], letters: str) -> Iterator[list[str]]:
-    """Runs of consecutive `words` whose initials spell `letters` (stopwords counted, so
-    "out of distribution" is "ood"), or spell it with the stopwords of the run skipped. Either
-    way a run starts with a word of the first letter and has at least as many words as
-    letters: only those are looked at (this ran for every candidate paper of every answer)."""
-    initials = "".join(w[0] for w in words)
-    n = len(letters)
-    start = initials.find(letters[0])
-    while start >= 0:
-        for j in range(start + max(2, n), min(start + ACRONYM_RUN_MAX, len(words)) + 1):
-            run = words[start:j]
-            if initials[start:j] == letters or (
-                n > 2 and run[0] not in STOPWORDS and "".join(w[0] for w in run if w not in STOPWORDS) == letters
-            ):
-                yield run
-        start = initials.find(letters[0], start + 1)
-
-
-def _letters(acronym: str) -> str:
-    """ "GNNs" -> "gnn": a lowercase plural s is not a letter of the acronym."""
-    return (acronym[:-1] if acronym.endswith("s") else acronym).lower()
-
-
-def acronym_stems(question: str, text: str) -> frozenset[str]:
-    """The question's words a text writes as an acronym ("graph neural networks" where the
-    paper says "GNNs"), and the question's acronyms a text spells out ("LLM" where it says
-    "large language model"), as stems: the same terms in another form, which a coverage
-    count by stems would miss."""
-    q_words = [w.lower() for w in _WORDS.findall(question)]
-    t_words = [w.lower() for w in _WORDS.findall(text)]
-    out: set[str] = set()
-    for acr in {m.group(0) for m in _TEXT_ACRONYM.finditer(text)}:
-        for run in _initials_runs(q_words, _letters(acr)):
-            out.update(content_stems(" ".join(run)))
-    for acr in {m.group(0) for m in _TEXT_ACRONYM.finditer(question)}:
-        if next(_initials_runs(t_words, _letters(acr)), None) is not None:
-            out.update(content_stems(acr))
-    return frozenset(out)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rag.answer.acronyms import acronym_stems
 from rag.answer.guarantees import theory_forms
-from rag.answer.names import acronym_stems
 from rag.answer.selection import question_terms
 from rag.corpus.label import display_label
 from rag.text.normalize import content_stems

@@ -211,6 +211,10 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         # results or applications reported on a capitalised name name it
         ("Which real datasets did they apply their test to?", "", "", "We show applications to the Framingham Heart Study.", "We show applications to real data."),
         ("Which datasets did they use?", "", "", "We show the effectiveness on the 100K Atari suite.", "We show the effectiveness on real data."),
+        # the methods compared against, a second entity noun, the LLM prompted
+        ("Which existing methods did the authors compare against?", "", "", "It beats FedAvg and SCAFFOLD.", "It beats existing methods."),
+        ("Which datasets and backbone networks did they evaluate on?", "", "", "We evaluate on CIFAR-100 with ResNet-18.", "We evaluate on standard datasets and backbones."),
+        ("Which LLM did they prompt to produce the pairs?", "", "", "We prompt GPT-4o to produce pairs.", "We prompt an LLM to produce pairs."),
         # "our model X" is the paper's own thing
         ("Which base model did they start from?", "", "Our model DPO-VP wins.", "We start from Qwen2.5-Math.", "Our model DPO-VP achieves RL-level performance."),
     ],

@@ -23,10 +23,12 @@ _ENTITY_ASK = re.compile(
     r"\b(?:which|what|names?\s+of)\b(?!\s+(?!(?:kinds?|types?|sorts?|of)\b)[\w'-]+\s+of\b)(?:(?!\s(?:papers?|works?|studies|articles|abstracts|methods)\b)"
     r"(?!\s(?:use[sd]?|using|apply|applies|build|builds|train|trains|propose[sd]?|stud(?:y|ies))\b)[^?]){0,40}?"
     r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?|environments?"
-    r"|baselines?(?:\s+(?:methods|models|approaches|algorithms))?|languages?|corpora|corpus)"
+    r"|baselines?(?:\s+(?:methods|models|approaches|algorithms))?|languages?|corpora|corpus"
+    # the methods compared against: "which existing methods did they compare against"
+    r"|(?:existing|prior|previous|competing)\s+(?:methods|approaches|algorithms))"
     # "which climate datasets or variables did …": an alternative noun; "models and tasks" asks
     # for more than names
-    r"(?:\s+or\s+[\w-]+|\s+and\s+(?:datasets?|benchmarks?|models?|llms?|baselines?|corpora))?"
+    r"(?:\s+or\s+[\w-]+|\s+and\s+(?:[\w-]+\s+)?(?:datasets?|benchmarks?|models?|llms?|baselines?|corpora|networks|backbones?))?"
     # the head of its noun phrase ("which datasets did…", not "which benchmark tasks…")
     r"(?=\s+(?:(?:exactly|precisely|specifically)\s+)?(?:did|do|does|are|were|was|is|have|has|had|that|which|used|in|on|for|from|to|they|it"
     r"|made|make|makes|comprise\w*|constitut\w*|serv(?:e|es|ed)"
@@ -52,7 +54,7 @@ _ENTITY_VERB = re.compile(
     r"|report\w*|results?\s+on|experiment\w*|r[au]n\s+(?:[\w-]+\s+){0,3}?on|benchmarked|achiev\w*|outperform\w*|rank\w*|built|based"
     # "which language did they implement it in", "which base model did they start from",
     # "which model serves as the backbone"
-    r"|implement\w*|start\w*\s+(?:from|with)|serv(?:e|es|ed|ing)\s+as"
+    r"|implement\w*|start\w*\s+(?:from|with)|serv(?:e|es|ed|ing)\s+as|prompt\w*"
     # "which base model did they fine-tune", "which dataset did they apply it to"
     r"|(?:did|do|does|was|were|is|are|have|has|they|it)\s+(?:[\w-]+\s+){0,2}?(?:fine-?tun\w*|appl(?:y|ied|ies)|validat\w*|employ\w*|adopt\w*"
     r"|prob(?:e|ed|es|ing)|stud(?:y|ied|ies)|examin\w*|analy[sz]\w*|investigat\w*|quer(?:y|ied|ies))"
@@ -162,7 +164,7 @@ def entity_need(question: str, m: re.Match[str], whole: str, label: str, text: s
     if _EVALUATED_ASK.match(m.group(1)):  # "SOTA performance on Webshop and Crafter" names them
         named = any_of(named, _results_on(known), *(near(w, _short_name(known), _WORD) for w in _EVALUATION_NOUNS))
     # Baselines are often plain words ("best-of-N and self-repair"): a comparison names them.
-    baselines = m.group(1).lower().startswith("baseline")
+    baselines = re.match(r"baseline|existing|prior|previous|competing", m.group(1), re.I) is not None
     met = any_of(named, matches(_COMPARED)) if baselines else named
     # "What kind of model does it build on?" is answered by a description as often as by a
     # name ("a pre-trained diffusion model"): the named sentence leads, none is required.

@@ -801,3 +801,20 @@ def test_the_sentence_that_gives_the_code_leads_from_anywhere() -> None:
         "Is there code released for the robust tests?", text="We provide publicly available implementations."
     )
     assert need.specific and need.met_by("We provide publicly available implementations.")
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("And for Equal Opportunity, how much accuracy do they lose?", "For Equal Opportunity, we show an O(1) loss."),
+        ("What about Demographic Parity, what do they get?", "For Demographic Parity the loss is small."),
+    ],
+)
+def test_a_topic_set_first_leads(question: str, named: str) -> None:
+    """The name a follow-up sets first ("And for X, …") is what the sentence must be about, which
+    leads; a name further in ("… on Stack Overflow") is no such need."""
+    text = f"Accuracy drops by 3%. {named}"
+    first = needs(question, text=text)[0]
+    assert first.met_by(named) and not first.met_by("Accuracy drops by 3%.")
+    later = needs("What BLEU does it get on Stack Overflow?", text="Stack Overflow. BLEU 3.")
+    assert not any(n.name.startswith("the named") for n in later)

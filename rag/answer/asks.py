@@ -229,11 +229,34 @@ def _things_done(question: str, text: str) -> list[Need]:
     return [Need(f"{noun} they {verb}", all_of(mentions(noun), matches(did)), required=False, specific=True)]
 
 
+# The question's topic set first, a name of two or more capitalised words ("And for Equal
+# Opportunity, how much …?"); a name further in is as often the setting ("on Stack Overflow").
+_PROPER_PHRASE = re.compile(
+    r"^\s*(?:(?:and|but|so|now)\s+)?(?:for|what\s+about|how\s+about)\s+(?:the\s+)?(?-i:([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+))\s*,",
+    re.I,
+)
+
+
+def _writes(phrase: str) -> Callable[[str], bool]:
+    return lambda sentence: phrase in sentence
+
+
+def _named_phrase(question: str, label: str, text: str) -> list[Need]:
+    """A proper name the question gives and the paper writes, not the paper's own: the
+    sentence about it leads ("And for Equal Opportunity, how much accuracy do they lose?" is
+    answered by "For Equal Opportunity, we show …", not by the general accuracy sentence)."""
+    for m in _PROPER_PHRASE.finditer(question):
+        phrase = m.group(1)
+        if phrase in text and phrase.lower() not in label.lower():
+            return [Need(f"the named {phrase}", _writes(phrase), required=False, specific=True)]
+    return []
+
+
 def needs(question: str, *, label: str = "", text: str = "") -> list[Need]:
     """What the evidence must contain for this question to be answered (`text`: the paper's
     abstract). Only the asking part of the question is read for what it asks."""
     whole, question = question, asked_part(question)
-    out = order_needs(question, text)
+    out = _named_phrase(whole, label, text) + order_needs(question, text)
     # The sentence that gives the code answers "is there code?" wherever it ranks: it shares
     # few words with the question, which names the method.
     out += [

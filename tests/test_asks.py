@@ -215,6 +215,9 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Which existing methods did the authors compare against?", "", "", "It beats FedAvg and SCAFFOLD.", "It beats existing methods."),
         ("Which datasets and backbone networks did they evaluate on?", "", "", "We evaluate on CIFAR-100 with ResNet-18.", "We evaluate on standard datasets and backbones."),
         ("Which LLM did they prompt to produce the pairs?", "", "", "We prompt GPT-4o to produce pairs.", "We prompt an LLM to produce pairs."),
+        # real networks and benchmark problems are data the paper was run on
+        ("Which real transportation networks did they evaluate on?", "", "", "We evaluate on the PeMS-Bay road network.", "We evaluate on real networks."),
+        ("What were the two benchmark problems they used?", "", "", "They used the CUTEst and MovieLens problems.", "They used two benchmark problems."),
         # "our model X" is the paper's own thing
         ("Which base model did they start from?", "", "Our model DPO-VP wins.", "We start from Qwen2.5-Math.", "Our model DPO-VP achieves RL-level performance."),
     ],

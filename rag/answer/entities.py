@@ -25,7 +25,9 @@ _ENTITY_ASK = re.compile(
     r"\b(datasets?|benchmarks?|models?|llms?|architectures?|checkpoints?|environments?"
     r"|baselines?(?:\s+(?:methods|models|approaches|algorithms))?|languages?|corpora|corpus"
     # the methods compared against: "which existing methods did they compare against"
-    r"|(?:existing|prior|previous|competing)\s+(?:methods|approaches|algorithms))"
+    r"|(?:existing|prior|previous|competing)\s+(?:methods|approaches|algorithms)"
+    # data the paper was run on: "which real transportation networks", "the benchmark problems"
+    r"|(?:real(?:[- ]world)?\s+(?:[\w-]+\s+)?|benchmark\s+)(?:networks|graphs|functions|problems|instances))"
     # "which climate datasets or variables did …": an alternative noun; "models and tasks" asks
     # for more than names
     r"(?:\s+or\s+[\w-]+|\s+and\s+(?:[\w-]+\s+)?(?:datasets?|benchmarks?|models?|llms?|baselines?|corpora|networks|backbones?))?"

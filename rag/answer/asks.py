@@ -237,10 +237,6 @@ _PROPER_PHRASE = re.compile(
 )
 
 
-def _writes(phrase: str) -> Callable[[str], bool]:
-    return lambda sentence: phrase in sentence
-
-
 def _named_phrase(question: str, label: str, text: str) -> list[Need]:
     """A proper name the question gives and the paper writes, not the paper's own: the
     sentence about it leads ("And for Equal Opportunity, how much accuracy do they lose?" is
@@ -248,7 +244,7 @@ def _named_phrase(question: str, label: str, text: str) -> list[Need]:
     for m in _PROPER_PHRASE.finditer(question):
         phrase = m.group(1)
         if phrase in text and phrase.lower() not in label.lower():
-            return [Need(f"the named {phrase}", _writes(phrase), required=False, specific=True)]
+            return [Need(f"the named {phrase}", matches(re.compile(re.escape(phrase))), required=False, specific=True)]
     return []
 
 

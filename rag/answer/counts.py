@@ -157,6 +157,9 @@ def _named_in(noun: str, measure: str | None, text: str) -> bool:
     return mentions(noun)(text) or bool(measure and _SPEEDUP.match(measure) and mentions(measure)(text))
 
 
+_PLURAL = re.compile(r"[a-z][a-z-]{2,}[^s]s")  # "classifiers", not "loss"
+
+
 def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
     """A number within a few words of `noun` ("6,658 questions", "saves over 6 months"), or of
     an acronym for the question's words for it ("how many language models": "six LLMs"), or
@@ -183,9 +186,6 @@ def _number_near(noun: str, question: str = "") -> Callable[[str], bool]:
         )
 
     return any_of(close, before_modifier)
-
-
-_PLURAL = re.compile(r"[a-z][a-z-]{2,}[^s]s")
 
 
 def _is_number(token: str) -> bool:

@@ -58,3 +58,39 @@ def test_an_answer_quoting_the_named_paper_is_about_it_whatever_else_it_names(en
     ]
     a = engine.ask("What accuracy gain does it report?", history=history)
     assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer
+
+
+# Papers on the alluding answer's theme, so that the paper a rare word of it alludes to is not
+# among the best matches for the exchange's text.
+ON_THEME = [
+    f"Language models run slowly on phones. We store their weights with {how}, keeping the accuracy of the full model."
+    for how in (
+        "pruning",
+        "distillation",
+        "low-rank factors",
+        "weight sharing",
+        "hashing",
+        "early exits",
+        "sparse attention",
+        "token merging",
+        "vocabulary trimming",
+        "layer dropping",
+    )
+]
+ON_THEME_META = [{"paper_id": f"x#{i}", "title": f"Compression Study {i}"} for i in range(5, 15)]
+
+
+def test_an_allusion_the_exchange_does_not_describe_gives_way_to_the_paper_it_does(
+    fake_engine: Engine, tmp_path: Path
+) -> None:
+    engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL, *ON_THEME], [*SMALL_META, *ON_THEME_META])
+    history = [
+        {"role": "user", "content": "How can language models run on phones?"},
+        {
+            "role": "assistant",
+            "content": "One method stores the weights of language models in 2 bits and keeps 98% of the "
+            "accuracy of the full model on reading comprehension, like smaller backbones.",
+        },
+    ]
+    a = engine.ask("How many bits does it store weights in?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#3"}

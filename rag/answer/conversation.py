@@ -216,6 +216,8 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
     # The last exchange decides: an older turn's paper is not what "it" means after the
     # conversation moved on, even when the last answer named its paper in words we miss.
     recent = _last_exchange(history[-2:], per_turn[-2:], snap)
+    if recent and not any(_names_a_paper(t, snap) for t in history[-2:]):
+        recent = _confirmed_allusion(recent, history[-2:], query, retriever)
     back = _named_back(query.question, discussed, recent or [], snap)
     if back:
         return Focus(back, explicit=True, why=f"the question names {back}", discussed=discussed)
@@ -226,6 +228,25 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
         return Focus()
     ctx = retriever.retrieve(text, top_k=1, papers=query.papers, files=query.files, cache=query.cache)
     return Focus([ctx.hits[0].paper_id], why="best match for the last exchange") if ctx.hits else Focus()
+
+
+# An allusion (a rare title word, a run of title words) is kept when the last exchange's text,
+# retrieved as a query, puts its paper among this many; else that text's best match is meant.
+ALLUSION_TOP = 10
+
+
+def _confirmed_allusion(
+    recent: list[str], turns: list[dict[str, object]], query: Query, retriever: Retriever
+) -> list[str]:
+    """The papers an exchange that names none only alludes to, if its text agrees: an answer
+    that says "works with standard autodiff" alludes to a paper titled "Using Autodiff to …"
+    while it describes another paper, which its words match best."""
+    text = " ".join(str(t.get("content", "")) for t in turns)
+    ctx = retriever.retrieve(text, top_k=ALLUSION_TOP, papers=query.papers, files=query.files, cache=query.cache)
+    top = [h.paper_id for h in ctx.hits[:ALLUSION_TOP]]
+    if not top or any(p in top for p in recent):
+        return recent
+    return top[:1]
 
 
 def _named_back(question: str, discussed: list[str], recent: list[str], snap: Snapshot) -> list[str]:

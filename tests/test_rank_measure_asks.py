@@ -160,6 +160,9 @@ def test_what_values_asks_for_numbers() -> None:
         ("What does their algorithm guarantee?", True),
         ("What data does it use?", False),
         ("Does it guarantee convergence?", False),  # yes/no: the property is named already
+        ("Do they back their method up with any theory?", True),
+        ("What theoretical and empirical evidence supports them?", True),
+        ("Has any theory worked out what the best imbalance is?", False),  # asks for the imbalance
     ],
 )
 def test_a_guarantee_asked_leads_with_a_proven_property(question: str, asks: bool) -> None:
@@ -169,6 +172,24 @@ def test_a_guarantee_asked_leads_with_a_proven_property(question: str, asks: boo
         assert not found[0].required
         assert found[0].met_by("Theoretically, we establish the forest to cover true labels.")
         assert not found[0].met_by("We compare the forest with other methods on real data.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "proof"),
+    [
+        ("We prove regret bounds for these algorithms.", True),
+        ("We further establish sample complexity guarantees for our method.", True),
+        ("The estimator is provably consistent.", True),
+        ("Our main theorem bounds the error.", True),
+        ("The upper confidence bounds algorithm achieves near-optimal regret.", False),  # a name
+        ("Its intervals remain valid under shift.", False),  # a property, not a proof
+        ("We improve on prior methods.", False),
+    ],
+)
+def test_a_proof_leads_wherever_it_ranks_and_a_proven_property_within_the_margin(sentence: str, proof: bool) -> None:
+    by_name = {n.name: n for n in needs("What theoretical guarantees does it have?")}
+    assert by_name["a proof"].specific and not by_name["a proof"].required
+    assert by_name["a proof"].met_by(sentence) is proof
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.engine import Engine
-from rag.index.spelling import Speller, coined_names, fold
+from rag.index.spelling import Speller, fold
 from tests.conftest import with_papers
 
 LABELS = {
@@ -151,46 +151,3 @@ def test_a_misspelt_name_is_answered_from_its_paper_and_the_answer_says_so(
 
 def test_a_name_far_from_every_label_is_still_refused(engine: Engine) -> None:
     assert engine.ask("How long a chain does FoldMaster fold in a minute?").refused
-
-
-@pytest.mark.parametrize(
-    ("abstracts", "names"),
-    [
-        (["We develop Memoryless GAPS (M-GAPS), a variant."], ["GAPS", "M-GAPS"]),
-        (["An algorithm called smooth-rank minimises it."], ["smooth-rank"]),
-        (["SmoothRank and RFDSF are fast."], ["RFDSF", "SmoothRank"]),
-        (["We use a GP and ab-c."], []),  # too short once its marks are gone
-        (["M-GAPS here.", "M-GAPS there.", "M-GAPS again."], []),  # written by 3 abstracts: a term
-        (["We use Q-Former.", "Our QFormer differs."], []),  # two forms of one key: which is meant?
-        (["plain words only, nothing coined"], []),
-    ],
-)
-def test_coined_names(abstracts: list[str], names: list[str]) -> None:
-    assert sorted(coined_names(abstracts)) == names
-
-
-@pytest.mark.parametrize(
-    ("question", "respelled", "read"),
-    [
-        ("what is mgaps a variant of?", "what is M-GAPS a variant of?", [("mgaps", "M-GAPS")]),
-        ("What does smoothrank minimise?", "What does smooth-rank minimise?", [("smoothrank", "smooth-rank")]),
-        ("What is MGAPS?", "What is M-GAPS?", [("MGAPS", "M-GAPS")]),
-        ("What does transform do?", "What does transform do?", []),  # a word of the abstracts
-        ("What is mgap?", "What is mgap?", []),  # a coined name is read as typed otherwise, never as a slip
-        ("Does smooth rank help?", "Does smooth rank help?", []),  # two words: a phrase, not the name
-        ("Is Mgaps faster?", "Is Mgaps faster?", []),  # capitalised otherwise: maybe another method
-    ],
-)
-def test_respell_a_name_an_abstract_coins(question: str, respelled: str, read: list[tuple[str, str]]) -> None:
-    names = ["M-GAPS", "smooth-rank", "Transform-er"]
-    assert Speller(LABELS, DF, lambda: names).respell(question) == (respelled, read)
-
-
-def test_a_name_typed_without_its_marks_is_answered_from_the_abstract_that_coins_it(
-    fake_engine: Engine, tmp_path: Path
-) -> None:
-    coins = "Ranking is hard to learn actively. Our algorithm, called smooth-rank, minimises the sup-norm distance."
-    engine = with_papers(fake_engine, tmp_path / "sp", "sp", [*PAPERS, coins])
-    a = engine.ask("what does smoothrank minimise?", explain=True)
-    assert not a.refused, a.explain
-    assert {c.paper_id for c in a.citations} == {"sp#3"} and "sup-norm" in a.answer

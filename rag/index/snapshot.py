@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.links import LinkIndex
 from rag.index.mentions import Mentions, naming_labels
-from rag.index.spelling import Speller, coined_names
+from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
 from rag.index.vocabulary import Vocabulary
 from rag.text.normalize import bare_title, content_stems, fold, spaced_words, squash, words, writes_name
@@ -131,8 +131,7 @@ class Snapshot:
     @cached_property
     def speller(self) -> Speller:
         """Reads names as typed ("LLMSRBench", "Adasplsh") as the labels they stand for."""
-        names = partial(coined_names, [p.abstract for p in self.papers.values()])
-        return Speller({p: self.papers[p].label for p in self.naming}, self.vocabulary.df, names)
+        return Speller({p: self.papers[p].label for p in self.naming}, self.vocabulary.df)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
-from functools import cached_property
+from collections.abc import Mapping
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
@@ -35,14 +34,8 @@ class Speller:
     label of the papers whose label names them; `df`: document frequency of content stems
     (a word the abstracts use is a word, not a misspelt name)."""
 
-    def __init__(
-        self, labels: Mapping[str, str], df: Mapping[str, int], names: Callable[[], Iterable[str]] = tuple
-    ) -> None:
-        """`names`: further names the abstracts coin (`coined_names`), read as typed with other
-        marks, spacing or case only ("mgaps" for "M-GAPS"), never as a misspelling; listed on
-        the first question with a word the abstracts do not use (a few hundred ms at 2,000)."""
+    def __init__(self, labels: Mapping[str, str], df: Mapping[str, int]) -> None:
         self._df = df
-        self._coined = names
         self._exact: dict[str, set[str]] = {}
         self._lower: dict[str, set[str]] = {}
         for label in set(labels.values()):
@@ -104,25 +97,12 @@ class Speller:
 
     def _variant(self, text: str) -> str | None:
         """The one label `text` writes with other marks or spacing (or, typed all in lowercase,
-        a label abstracts do not use as a word); else, if no abstract uses it as a word, the one
-        name an abstract coins that it writes so."""
+        a label abstracts do not use as a word)."""
         key = fold(text)
         labels = self._exact.get(key, set())
         if not labels and text == text.lower() and key.lower() in self._lower and not self._common(key):
             labels = self._lower.get(key.lower(), set())
-        # One word only: "sample complexity" is two words, whatever an abstract hyphenates. Case
-        # alone is no reading: "Medusa" may be a baseline, not the "MEDUSA" an abstract coins.
-        if not labels and " " not in text.strip() and not self._common(key):
-            forms = self._names.get(key.lower(), set())
-            labels = forms if text == text.lower() else {n for n in forms if fold(n) == key}
         return next(iter(labels)) if len(labels) == 1 else None
-
-    @cached_property
-    def _names(self) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {}
-        for name in self._coined():
-            out.setdefault(fold(name).lower(), set()).add(name)
-        return out
 
     def _typo(self, text: str) -> str | None:
         """The one label `text` misspells by one letter (dropped, doubled, swapped or wrong), same
@@ -159,29 +139,3 @@ class Speller:
         """A stem of `key` is in more than RARE_DF abstracts."""
         stems = content_stems(key)
         return not stems or any(self._df.get(s, 0) > RARE_DF for s in stems)
-
-
-# A name an abstract coins: hyphenated parts ("M-GAPS", "smooth-rank") or a word with two
-# capitals ("SmoothRank", "GAPS").
-_COINED = re.compile(
-    r"(?<![\w-])(?:[A-Za-z][A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)+|[a-z0-9]*[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w-])"
-)
-COINED_MIN = 4  # letters and digits of a coined name, marks aside
-_DASHES = re.compile(r"[-–]")
-
-
-def coined_names(abstracts: Iterable[str]) -> list[str]:
-    """Names the abstracts coin, as written, that at most RARE_DF abstracts write in any form:
-    a user types them without their marks or capitals ("smoothrank")."""
-    seen: dict[str, set[str]] = {}
-    count: dict[str, int] = {}
-    for text in abstracts:
-        keys = set()
-        for word in _COINED.findall(text):
-            key = _DASHES.sub("", word).lower()  # `fold` for a word of letters, digits and dashes
-            if len(key) >= COINED_MIN:
-                seen.setdefault(key, set()).add(word)
-                keys.add(key)
-        for key in keys:
-            count[key] = count.get(key, 0) + 1
-    return [next(iter(forms)) for key, forms in seen.items() if len(forms) == 1 and count[key] <= RARE_DF]

@@ -71,10 +71,12 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
     return found
 
 
-def _last_exchange(turns: list[dict[str, object]], found: list[list[str]], snap: Snapshot) -> list[str] | None:
+def _last_exchange(
+    turns: list[dict[str, object]], found: list[list[str]], named: list[bool], snap: Snapshot
+) -> list[str] | None:
     """The papers of the last exchange: those its question named whose sentences the answer
     quotes; else its latest turn's that has any, unless that turn only alludes to papers (rare
-    title words) and the other one names a paper (`paper_ids`, label, title). An answer that
+    title words) and the other one names a paper (`named`: `_names_a_paper` of each turn). An answer that
     quotes a paper's background ("… where privacy is paramount", "… pre-trained OLMo models")
     alluded to, or named, another paper, which then answered "Tell me more"."""
     latest = next((i for i in range(len(found) - 1, -1, -1) if found[i]), None)
@@ -84,7 +86,6 @@ def _last_exchange(turns: list[dict[str, object]], found: list[list[str]], snap:
     quoted = _quoted_in(said, asked, snap) if said.get("role") == "assistant" and "paper_ids" not in said else []
     if quoted:  # the answer quotes what the question named: the exchange is about that paper
         return quoted
-    named = [_names_a_paper(t, snap) for t in turns]
     if not named[latest]:
         return next((found[i] for i in range(len(found) - 1, -1, -1) if found[i] and named[i]), found[latest])
     return found[latest]
@@ -203,7 +204,7 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
     if not history:
         return Focus()
     snap = retriever.snapshot
-    context = " ".join(str(t.get("content", "")) for t in history)
+    context = _text(history)
     per_turn = [turn_papers(t, snap, context) for t in history]
     discussed = list(dict.fromkeys(p for turn in per_turn for p in turn))
     asked = [str(t.get("content", "")) if t.get("role") == "user" else "" for t in history]
@@ -215,15 +216,16 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
         return Focus(pointed, explicit=True, why=f"the question points at {pointed}", discussed=discussed)
     # The last exchange decides: an older turn's paper is not what "it" means after the
     # conversation moved on, even when the last answer named its paper in words we miss.
-    recent = _last_exchange(history[-2:], per_turn[-2:], snap)
-    if recent and not any(_names_a_paper(t, snap) for t in history[-2:]):
+    named = [_names_a_paper(t, snap) for t in history[-2:]]
+    recent = _last_exchange(history[-2:], per_turn[-2:], named, snap)
+    if recent and not any(named):
         recent = _confirmed_allusion(recent, history[-2:], query, retriever)
     back = _named_back(query.question, discussed, recent or [], snap)
     if back:
         return Focus(back, explicit=True, why=f"the question names {back}", discussed=discussed)
     if recent:
         return Focus(recent, why=f"the conversation was last about {recent}", discussed=discussed)
-    text = " ".join(str(t.get("content", "")) for t in history[-2:])
+    text = _text(history[-2:])
     if not text.strip():
         return Focus()
     ctx = retriever.retrieve(text, top_k=1, papers=query.papers, files=query.files, cache=query.cache)
@@ -241,12 +243,17 @@ def _confirmed_allusion(
     """The papers an exchange that names none only alludes to, if its text agrees: an answer
     that says "works with standard autodiff" alludes to a paper titled "Using Autodiff to …"
     while it describes another paper, which its words match best."""
-    text = " ".join(str(t.get("content", "")) for t in turns)
-    ctx = retriever.retrieve(text, top_k=ALLUSION_TOP, papers=query.papers, files=query.files, cache=query.cache)
+    ctx = retriever.retrieve(
+        _text(turns), top_k=ALLUSION_TOP, papers=query.papers, files=query.files, cache=query.cache
+    )
     top = [h.paper_id for h in ctx.hits[:ALLUSION_TOP]]
     if not top or any(p in top for p in recent):
         return recent
     return top[:1]
+
+
+def _text(turns: list[dict[str, object]]) -> str:
+    return " ".join(str(t.get("content", "")) for t in turns)
 
 
 def _named_back(question: str, discussed: list[str], recent: list[str], snap: Snapshot) -> list[str]:

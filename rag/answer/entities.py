@@ -91,12 +91,13 @@ _OURS = re.compile(
 
 
 _WORD = re.compile(r"[\w.-]+")
+_THREE_CAPITALS = re.compile(r"[A-Z]{3}")
 
 
 def _short_name(exclude: set[str]) -> Callable[[str], bool]:
     """A three-letter acronym ("UCI"): too often generic alone, a name beside "benchmark" or
     "dataset" ("benchmark UCI", "the UCI datasets")."""
-    return lambda token: re.fullmatch(r"[A-Z]{3}", token.rstrip(".,")) is not None and token.lower() not in exclude
+    return lambda token: _THREE_CAPITALS.fullmatch(token.rstrip(".,")) is not None and token.lower() not in exclude
 
 
 def _name_beside(noun: str, exclude: set[str]) -> Callable[[str], bool]:

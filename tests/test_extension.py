@@ -52,6 +52,10 @@ ABSTRACT = (
         ("Does the result still hold with self-attention?", None),  # a compound by its parts
         ("Does it also work for convolutional networks?", None),
         ("Does it work for deep and wide ones?", None),  # common words only: nothing to hold
+        # Where a setting is tried ("… benchmarks") is no further setting, unless it is all there is.
+        ("Does it work on temporal difference learning benchmarks?", None),
+        ("Does it work for off-policy learning benchmarks?", "off-policy learning benchmarks"),
+        ("Can it handle benchmarks?", "benchmarks"),
     ],
 )
 def test_unwritten_setting(question: str, unwritten: str | None) -> None:

@@ -26,6 +26,11 @@ _EXTENSION = re.compile(
 _SECOND = re.compile(r",?\s+(?:and|or|but)\s+(?:how|what|which|why|does|do|is|are|can)\b.*$|,.*$", re.I)
 # One uncommon word of four may be put differently; more missing is a setting the paper lacks.
 WRITTEN_SHARE = 0.75
+# "continual learning benchmarks", "multi-agent environments": a last noun that only says where
+# a setting is tried names no further setting; the words before it are the setting ("Does it
+# work for continual learning benchmarks?" of a paper that evaluates "in online continual
+# learning" had been refused). Alone, it stays the setting ("Does it work on benchmarks?").
+_TRIED_IN = re.compile(r"(?:benchmark|dataset|task|setting|scenario|problem|environment|application|domain)s?", re.I)
 
 
 def asked_setting(question: str) -> str | None:
@@ -61,6 +66,8 @@ def unwritten_setting(question: str, stems: Set[str]) -> str | None:
     if setting is None:
         return None
     words = [w for w in re.findall(r"[\w-]+", setting) if not is_common(w) and content_stems(w)]
+    if len(words) > 1 and _TRIED_IN.fullmatch(words[-1]):
+        words = words[:-1]
     if not words:
         return None
     share = sum(_written(w, stems) for w in words) / len(words)

@@ -74,6 +74,30 @@ def test_multi_question_lists_papers(fake_engine: Engine, tmp_path: Path) -> Non
     assert {c.label for c in a.citations} == {"GraphMix", "TinyQuant"}
 
 
+@pytest.mark.parametrize(
+    ("question", "multi"),
+    [
+        # After a singular noun, "studies" and "works" are verbs: one paper is asked for.
+        ("Which paper studies quantization of language models?", False),
+        ("What work studies exploration with sparse rewards?", False),
+        ("Which method works best on phones?", False),
+        ("Is there a paper that works on protein design?", False),
+        ("Which studies quantize language models?", True),
+        ("Which recent works study exploration?", True),
+        ("Which of these studies use diffusion?", True),
+        ("Which works study works on graphs?", True),
+    ],
+)
+def test_studies_and_works_as_verbs_ask_for_one_paper(question: str, multi: bool) -> None:
+    assert is_multi(question) is multi
+
+
+def test_a_question_for_one_paper_gets_one_answer(fake_engine: Engine, tmp_path: Path) -> None:
+    fake_engine.ingest([tmp_path / "corpus"])
+    a = fake_engine.ask("Which paper studies quantization of language models for phones?")
+    assert not a.answer.startswith("- ") and {c.paper_id for c in a.citations} == {"small#3"}
+
+
 def test_multi_question_with_alternatives_lists_a_paper_for_each(fake_engine: Engine, tmp_path: Path) -> None:
     # Each alternative is covered by another paper, which matches the whole question only in part.
     fake_engine.ingest([tmp_path / "corpus"])

@@ -44,8 +44,23 @@ _NOT_ASKED = re.compile(
 )
 
 
+# "Which paper studies X?", "Which method works best?": after a singular noun (or "that"),
+# "studies" and "works" are verbs, and the question asks for one paper, not a list.
+_VERB = re.compile(
+    r"\b(?:paper|work|study|article|abstract|method|approach|model|algorithm|framework|system|one|that)\s+"
+    r"(studies|works)\b",
+    re.I,
+)
+
+
+def _multi(question: str) -> re.Match[str] | None:
+    """`_MULTI` in the question, its verbs "studies" and "works" masked (offsets kept)."""
+    masked = _VERB.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + "_" * len(m.group(1)), question)
+    return _MULTI.search(masked)
+
+
 def is_multi(question: str) -> bool:
-    m = _MULTI.search(question)
+    m = _multi(question)
     return m is not None and not (m.start() == 0 and _NOT_ASKED.match(m.group(0)))
 
 
@@ -53,7 +68,7 @@ def asked_of(question: str, labels: list[str]) -> bool:
     """ "What kind of methods does <named paper> reward?": the list's wh-phrase is the object of
     a question whose subject is a paper the question names; it asks about that paper's content,
     not for a list of papers ("Which approaches besides <name> …" stays a list)."""
-    m = _MULTI.search(question)
+    m = _multi(question)
     if m is None or not labels or _PAPERS.search(question):
         return False
     names = "|".join(re.escape(fold(label)) for label in labels)
@@ -97,7 +112,7 @@ def alternatives(question: str) -> list[str]:
     which matches the whole question as well as a paper matches a single topic. The first
     keeps the question up to its first "or"; a later one is the question's frame plus what
     follows its "or". [] when the question has no alternatives."""
-    m = _MULTI.search(question)
+    m = _multi(question)
     if m is None:
         return []
     frame, topic = question[: m.end()].strip(), question[m.end() :]
@@ -113,5 +128,5 @@ def alternatives(question: str) -> list[str]:
 
 def list_topic(question: str) -> str:
     """What follows a list question's frame ("which papers …"): its topic."""
-    m = _MULTI.search(question)
+    m = _multi(question)
     return question[m.end() :] if m else question

@@ -12,6 +12,7 @@ from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, resolve_focus
 from rag.answer.described import also_fitting, described_runner_up
+from rag.answer.described_as import described_paper
 from rag.answer.evidence import is_referring
 from rag.answer.language import language_note
 from rag.answer.list_question import LIST_POOL, alternatives, asked_of, asks_for_papers, counted_note, is_multi
@@ -161,6 +162,7 @@ def compose(
         accepted = named_runner_up(query, r, retriever, bar, why, ask_vec)
     if not multi and not focus:
         accepted = described_runner_up(query, r, accepted, retriever, bar, why, ask_vec)
+        accepted = described_paper(query, r, accepted, retriever, bar, why, ask_vec)
     if multi:
         accepted = listed(accepted, *_by_alternative(query, retriever, why, vecs), deep=deep)
     a = _build(query.question, accepted, multi, retriever)

@@ -114,6 +114,13 @@ def test_multi_question_with_alternatives_lists_a_paper_for_each(fake_engine: En
         ("How does that compare to FoldNet?", True),  # "that" as the subject of "compare"
         ("Which paper shows that bits matter?", False),
         ("Is there a paper that compares bit widths?", False),
+        # Without a verb, a question is asked of what the conversation is about.
+        ("Which kernels?", True),
+        ("And what datasets?", True),
+        ("What about the memory cost?", True),
+        ("Which datasets are used?", False),
+        ("Which papers study quantization?", False),
+        ("Which papers?", False),
     ],
 )
 def test_is_referring(question: str, referring: bool) -> None:

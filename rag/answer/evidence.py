@@ -47,6 +47,11 @@ PHRASE_WORD_SHARE = 0.10
 _REFERRING = re.compile(
     r"\b(?:it|its|it's|they|their|theirs|them|this|these|those|both|either|former|latter)\b"
     r"|\b(?:does|did|do|would|will|can|could)\s+that\s+(?:compare|differ|relate)\b"  # "How does that compare …?"
+    # "Which kernels?", "And what datasets?", "What about runtime?": a question without a verb
+    # is asked of what the conversation is about.
+    r"|^\s*(?:(?:and|also|but|so)\s+)?(?:which|what)(?:\s+about)?(?:\s+(?:the|its|their))?"
+    r"(?:\s+(?!(?:is|are|was|were|do|does|did|has|have|had|can|could|would|will|should|papers?|works|studies"
+    r"|articles)\b)[\w-]+){1,2}\s*[?.!]*\s*$"
     r"|\b(?:that|the|such)\s+(?:paper|method|model|approach|work|framework|benchmark|algorithm|technique|system|"
     r"study|dataset|authors?|one|ones|estimator|optimizer|architecture|attack|defen[cs]e|tool|metric|task|analysis"
     r"|first|second|third|last|other)\b",

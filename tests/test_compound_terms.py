@@ -54,6 +54,17 @@ def test_contraction_fragments_are_no_terms(question: str) -> None:
     assert not {"doesn", "isn", "won", "didn", "t"} & set(question_terms(question))
 
 
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("Which kernels does R-PERP consider for its lower bound?", ["kernel", "r-perp", "perp", "lower", "bound"]),
+        ("What settings do they consider?", ["set"]),  # the asking verb is no term the paper must write
+    ],
+)
+def test_asking_verbs_are_no_terms(question: str, terms: list[str]) -> None:
+    assert question_terms(question) == terms
+
+
 @given(st.text(max_size=60), st.text(max_size=200))
 def test_written_apart_never_raises_and_returns_question_compounds(question: str, text: str) -> None:
     out = written_apart(question, text)

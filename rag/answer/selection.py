@@ -86,6 +86,8 @@ def _question_terms(question: str) -> tuple[str, ...]:
         "achiev",
         "report",
         "claim",
+        # "Which kernels does X consider?": the asking verb, which few abstracts write.
+        "consid",
     }
     return tuple(s for s in dict.fromkeys(content_stems(question)) if s not in skip)
 

@@ -12,6 +12,7 @@ from rag.text.normalize import squash
 
 ANNOTATED = "We collected labels from 12 annotators on 500 images. Annotators agreed strongly."
 OWN_ACRONYM = "CBMs explain predictions with concepts. We train CBMs on images."
+SCORED_TWICE = "Agents act in a world such as ScienceWorld. It gains 23 points in ScienceWorld and 2 in ALFWorld."
 
 
 def met(question: str, sentence: str, *, label: str = "", text: str = "") -> bool:
@@ -139,6 +140,8 @@ def test_first_wh_word_asking_a_name_needs_no_number() -> None:
         ("Which datasets was it evaluated on?", "FooNet", "", "We evaluate on ImageNet-1K and GSM8K.", "We evaluate on standard datasets."),
         ("Which datasets was it evaluated on?", "FooNet", "", "We evaluate on ImageNet-1K.", "We evaluate FooNet on ten datasets."),  # own label
         ("Which datasets was it evaluated on?", "", OWN_ACRONYM, "We evaluate on CIFAR-10.", "We evaluate CBMs on three datasets."),  # recurring acronym
+        # a name the abstract reports scores on is one it used, however often it writes it
+        ("What environment do they test in?", "", SCORED_TWICE, "Tested, it gains 23 points in ScienceWorld.", "We test it in an environment."),
         ("Which models were compared?", "", "", "We compare against LLaMA-3 and GPT-4.", "We compare SGD and Adam here."),  # too short
         ("What learning rate was used?", "", "", "We use a learning rate of 3e-4.", "We use 3e-4."),
         ("What batch size was used?", "", "", "A batch size of 256 is used.", "We use 256."),

@@ -140,6 +140,20 @@ def recurring_acronyms(text: str) -> set[str]:
     return out
 
 
+# "23 points in ScienceWorld", "61.8% on LiveCodeBench": a name a score is reported on is a
+# benchmark or environment the paper used, however often the abstract writes it.
+_SCORED_ON = re.compile(
+    r"\d[\d.,]*\s*(?:%|points?|pp|percent(?:age\s+points)?)?\s+(?:on|in|across)\s+(?:the\s+)?(?-i:([A-Z][\w-]{3,}))",
+    re.I,
+)
+
+
+def scored_on(text: str) -> set[str]:
+    """The names `text` reports a score on, lowercased, singular and plural."""
+    names = {m.group(1).lower() for m in _SCORED_ON.finditer(text)}
+    return names | {f"{n}s" for n in names}
+
+
 def asks_entities(question: str) -> re.Match[str] | None:
     """The wh-phrase asking for named things ("which datasets"), its noun as group 1."""
     return _ENTITY_ASK.search(question)
@@ -158,7 +172,7 @@ def entity_need(question: str, m: re.Match[str], whole: str, label: str, text: s
     # Unless the question asks for the thing the paper itself built ("what benchmark was
     # introduced"): then the paper's own name is the answer.
     if not _OWN_THING.search(question):
-        known |= recurring_acronyms(text) | {n.lower() for n in _OURS.findall(text)}
+        known |= (recurring_acronyms(text) - scored_on(text)) | {n.lower() for n in _OURS.findall(text)}
     verbs = [mentions(v.group(0)) for v in _ENTITY_VERB.finditer(question)]
     # Where results are reported, a benchmark is as often called a dataset, and the reverse.
     kin = [mentions(w) for w in _EVALUATION_NOUNS] if _EVALUATED_ASK.match(m.group(1)) else []

@@ -15,6 +15,7 @@ from rag.answer.code_link import code_answer, code_asked
 from rag.answer.collection import asks_about_index, index_answer
 from rag.answer.compound import joined, record_part
 from rag.answer.conversation import resolve_focus
+from rag.answer.credited import credited
 from rag.answer.linked import Linked, link_note, read_links
 from rag.answer.more import asks_for_more, more_of
 from rag.answer.others import others_answer, others_asked
@@ -260,7 +261,7 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
     if asked is not None:
         field, rest = asked
         inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
-        return from_record(query.question, field, inner, snap.papers)
+        return credited(query.question, rest, inner, snap) or from_record(query.question, field, inner, snap.papers)
     # The conversation's papers are looked up only for a question that asks for someone's papers
     asks = bool(query.history) and asks_papers_by(query.question)
     theirs = by_authors_of(query.question, resolve_focus(query, retriever).papers, snap) if asks else None

@@ -250,3 +250,16 @@ def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *
     # 0.795, scratch lists 0.519 -> 0.531, for two more quotes in lists of ~28).
     cap = LIST_MAX if deep else MULTI_MAX
     return [a if i < LIST_QUOTED_TWICE else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]
+
+
+def answers_alone(
+    question: str, hit: Hit, r: Retrieval, retriever: Retriever, why: list[str], *, bar: Bar, ask_vec: np.ndarray | None
+) -> Accepted:
+    """A runner-up tried as the one paper that answers (a named, described or titled paper the
+    first did not match); when it answers, it leads `r.hits`, so the sources list it first."""
+    won = accept(
+        question, Retrieval([hit], r.query_vec, r.sentence_rank), [], False, 1, retriever, why, bar=bar, ask_vec=ask_vec
+    )
+    if won:
+        r.hits = [hit] + [h for h in r.hits if h.paper_id != hit.paper_id]
+    return won

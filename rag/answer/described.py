@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from rag.answer.accept import Accepted, Bar, accept
+from rag.answer.accept import Accepted, Bar, answers_alone
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import content_stems
 from rag.types import Answer, Query
@@ -66,13 +66,12 @@ def described_runner_up(
     hits = retriever.retrieve(query.question, top_k=len(holders), papers=holders, query_vec=r.query_vec).hits[:1]
     # Where no paper answered, only clearly (as `near_tie`): a near miss ("a pruning method for
     # compressing language models") has a paper sharing its rarer words too.
+    if not hits:
+        return accepted
     challenger = bar if accepted else replace(bar, strong=True)
-    won = accept(
-        query.question, Retrieval(hits, r.query_vec), [], False, 1, retriever, why, bar=challenger, ask_vec=ask_vec
-    )
+    won = answers_alone(query.question, hits[0], r, retriever, why, bar=challenger, ask_vec=ask_vec)
     if won:
         why.append(f"description: {hits[0].paper_id} writes the question's rare words {sorted(rare)}, {first} fewer")
-        r.hits = hits + [x for x in r.hits if x.paper_id != hits[0].paper_id]
         return won
     return accepted
 

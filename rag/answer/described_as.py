@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from rag.answer.accept import Accepted, Bar, accept
+from rag.answer.accept import Accepted, Bar, answers_alone
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import content_stems
 from rag.types import Hit, Query
@@ -72,12 +72,7 @@ def described_paper(
         return accepted
     meant = fitting[0]
     why.append(f"described as {sorted(stems)}: {meant.paper_id}'s title fits, {first.paper_id}'s does not")
-    won = accept(
-        query.question, Retrieval([meant], r.query_vec), [], False, 1, retriever, why, bar=bar, ask_vec=ask_vec
-    )
-    if won:
-        r.hits = [meant] + [h for h in r.hits if h is not meant]
-    return won
+    return answers_alone(query.question, meant, r, retriever, why, bar=bar, ask_vec=ask_vec)
 
 
 def _title_stems(hit: Hit) -> set[str]:

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from rag.answer.accept import Accepted, Bar, accept, pool_rare_stems
+from rag.answer.accept import Accepted, Bar, accept, answers_alone, pool_rare_stems
 from rag.answer.names import (
     NAME_MAX_PAPERS,
     asks_what_name_is,
@@ -122,18 +122,8 @@ def named_runner_up(
         h = found[0] if found else None
     if h is None:
         return []
-    won = accept(
-        query.question,
-        Retrieval([h], r.query_vec, r.sentence_rank),
-        [],
-        False,
-        1,
-        retriever,
-        why,
-        bar=bar,
-        ask_vec=ask_vec,
-    )
+    first = r.hits[0].paper_id
+    won = answers_alone(query.question, h, r, retriever, why, bar=bar, ask_vec=ask_vec)
     if won:
-        why.append(f"names: {h.paper_id} writes the question's names, {r.hits[0].paper_id} does not")
-        r.hits = [h] + [x for x in r.hits if x is not h]
+        why.append(f"names: {h.paper_id} writes the question's names, {first} does not")
     return won

@@ -23,3 +23,41 @@ def test_who_introduced_the_papers_own_thing_is_its_authors(fake_engine: Engine,
     engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], CREDITING], META)
     assert "Ada Lovelace" in engine.ask("Who introduced GraphMix?").answer
     assert "Ada Lovelace" in engine.ask("Who wrote the curiosity bonuses paper?").answer
+
+
+BUILDING_ON = (
+    "The haystack retrieval test, which hides one fact in long distractor text, has been widely adopted to "
+    "evaluate long-context models. We create a new synthetic benchmark, Ruler, with configurable lengths. "
+    "Most models drop sharply as the context grows."
+)
+
+
+def test_who_introduced_what_the_abstract_only_builds_on_is_refused(fake_engine: Engine, tmp_path: Path) -> None:
+    engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], BUILDING_ON], META)
+    a = engine.ask("Who proposed the haystack retrieval test?")
+    assert a.refused and "Lovelace" not in a.answer and "builds on it" in (a.note or "")
+    assert a.closest and a.closest[0].paper_id == "x#4"
+    assert "Ada Lovelace" in engine.ask("Who proposed Ruler?").answer  # its own benchmark: its authors
+
+
+BASED_ON = (
+    "We introduce a variable importance algorithm for random forests, based on the well-established drop and "
+    "relearn principle. The measure is consistent. It selects small sets of variables quickly."
+)
+STRANGER = (
+    "The relearning principle says forgotten classes return after further updates. We introduce a "
+    "redistribution method that reduces relearning. Classification accuracy stays high."
+)
+
+
+def test_who_proposed_what_the_paper_is_based_on_is_refused(fake_engine: Engine, tmp_path: Path) -> None:
+    engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], BASED_ON], META)
+    a = engine.ask("Who proposed the drop and relearn principle?")
+    assert a.refused and "Lovelace" not in a.answer
+    assert "Ada Lovelace" in engine.ask("Who introduced the variable importance algorithm for random forests?").answer
+
+
+def test_who_proposed_is_not_answered_by_a_stranger_sharing_one_word(fake_engine: Engine, tmp_path: Path) -> None:
+    engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], STRANGER], META)
+    a = engine.ask("Who proposed the drop and relearn principle?")
+    assert a.refused and "Lovelace" not in a.answer

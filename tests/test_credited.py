@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from rag.engine import Engine
 from tests.conftest import SMALL, SMALL_META, with_records
 
@@ -35,7 +37,7 @@ BUILDING_ON = (
 def test_who_introduced_what_the_abstract_only_builds_on_is_refused(fake_engine: Engine, tmp_path: Path) -> None:
     engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], BUILDING_ON], META)
     a = engine.ask("Who proposed the haystack retrieval test?")
-    assert a.refused and "Lovelace" not in a.answer and "builds on it" in (a.note or "")
+    assert a.refused and "Lovelace" not in a.answer and "who introduced" in (a.note or "")
     assert a.closest and a.closest[0].paper_id == "x#4"
     assert "Ada Lovelace" in engine.ask("Who proposed Ruler?").answer  # its own benchmark: its authors
 
@@ -60,4 +62,30 @@ def test_who_proposed_what_the_paper_is_based_on_is_refused(fake_engine: Engine,
 def test_who_proposed_is_not_answered_by_a_stranger_sharing_one_word(fake_engine: Engine, tmp_path: Path) -> None:
     engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], STRANGER], META)
     a = engine.ask("Who proposed the drop and relearn principle?")
+    assert a.refused and "Lovelace" not in a.answer
+
+
+APPLYING = (
+    "Early-exit networks give predictions at several exits. We keep them consistent by applying anytime-valid "
+    "confidence sequences to the exits. The prediction sets stay nested across exits."
+)
+CONNECTING = (
+    "Conformal prediction is a distribution-free framework that outputs label sets. In this paper, we uncover a "
+    "novel connection between conformal prediction and sparse transformations. We introduce new non-conformity "
+    "scores for classification."
+)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "question"),
+    [
+        (APPLYING, "Who introduced anytime-valid confidence sequences?"),  # applied, not introduced
+        (CONNECTING, "Who proposed conformal prediction?"),  # what is new is a connection to it
+    ],
+)
+def test_who_introduced_what_the_paper_does_not_present_as_its_own_is_refused(
+    fake_engine: Engine, tmp_path: Path, abstract: str, question: str
+) -> None:
+    engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], abstract], META)
+    a = engine.ask(question)
     assert a.refused and "Lovelace" not in a.answer

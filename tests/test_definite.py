@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.definite import describes
+from rag.answer.definite import describes, topicless
 from rag.index.vocabulary import Vocabulary, paper_stems
 from rag.types import Paper
 
@@ -42,3 +42,16 @@ def test_describes(question: str, last_answer: str, refers: bool) -> None:
 @given(st.text(max_size=80), st.text(max_size=80))
 def test_describes_never_raises(question: str, last_answer: str) -> None:
     assert describes(question, STEMS, last_answer, VOCAB) in (True, False)
+
+
+@pytest.mark.parametrize(
+    ("question", "topicless_"),
+    [
+        ("Which kernels does it use?", False),  # "kernels" is in one paper of 61: a topic
+        ("What lower bound on the error do they prove?", True),  # every word is in most papers
+        ("What does the multi-step variant improve?", False),
+        ("Why?", False),  # no content word: nothing to judge
+    ],
+)
+def test_topicless(question: str, topicless_: bool) -> None:
+    assert topicless(question, VOCAB) is topicless_

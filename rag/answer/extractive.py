@@ -11,7 +11,7 @@ from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, resolve_focus
-from rag.answer.definite import describes
+from rag.answer.definite import describes, topicless
 from rag.answer.described import also_fitting, described_runner_up
 from rag.answer.described_as import described_paper
 from rag.answer.evidence import is_referring
@@ -95,7 +95,7 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
     if focus.same_name:  # the papers of that name that answer on their own merits, else each
         a = compose(query, focus.papers, retriever, STRICT)
         return (a if not a.refused else compose(query, focus.papers, retriever)), [f"same name: {focus.why}"]
-    if focus.explicit or is_referring(query.question) or _describes_focus(query, focus, retriever):
+    if focus.explicit or is_referring(query.question) or _leans_on_focus(query, focus, retriever):
         a = compose(query, focus.papers, retriever, compared=focus.compared, discussed=focus.discussed)
         return a, [f"follow-up: {focus.why}"]
     a = compose(query, focus.papers, retriever, STRICT, discussed=focus.discussed)
@@ -114,11 +114,14 @@ def _in_context(query: Query, focus: Focus, standalone: bool, retriever: Retriev
     return a, []
 
 
-def _describes_focus(query: Query, focus: Focus, retriever: Retriever) -> bool:
-    """The question names a thing of the one paper under discussion by a definite description."""
+def _leans_on_focus(query: Query, focus: Focus, retriever: Retriever) -> bool:
+    """The question has no topic of its own, or names a thing of the one paper under discussion
+    by a definite description (`definite`)."""
+    vocab = retriever.snapshot.vocabulary
+    if topicless(query.question, vocab):
+        return True
     if len(focus.papers) != 1:
         return False
-    vocab = retriever.snapshot.vocabulary
     last = next((str(t.get("content", "")) for t in reversed(query.history or []) if t.get("role") == "assistant"), "")
     return describes(query.question, vocab.paper_stems.get(focus.papers[0], set()), last, vocab)
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rag.answer.accept import LOOSE, pool_rare_stems
+from rag.answer.accept import LOOSE, Trial, pool_rare_stems
 from rag.answer.names import (
     asks_what_name_is,
     defines_asked_name,
@@ -67,7 +67,7 @@ def test_the_paper_that_writes_the_name_answers(fake_engine: Engine, tmp_path: P
     engine = with_papers(fake_engine, tmp_path / "qw", "qw", PAPERS)
     question = "What is the Quantum Widget Ratio?"
     r = _ranked_first(engine, question, "qw#1")
-    won = named_runner_up(Query(question=question), r, engine.retriever, LOOSE, [], None)
+    won = named_runner_up(Trial(Query(question=question), r, engine.retriever, LOOSE, [], None))
     assert [h.paper_id for h, _, _ in won] == ["qw#2"]
     assert r.hits[0].paper_id == "qw#2"  # the sources list it first too
 
@@ -76,7 +76,7 @@ def test_not_for_other_questions_or_common_names(fake_engine: Engine, tmp_path: 
     engine = with_papers(fake_engine, tmp_path / "qw", "qw", PAPERS)
     for question in ("How is the Quantum Widget Ratio computed across tasks?", "What is the ratio?"):
         r = _ranked_first(engine, question, "qw#1")
-        assert named_runner_up(Query(question=question), r, engine.retriever, LOOSE, [], None) == []
+        assert named_runner_up(Trial(Query(question=question), r, engine.retriever, LOOSE, [], None)) == []
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_a_rare_word_of_the_name_is_held_to_the_paper(fake_engine: Engine, tmp_p
     engine = with_papers(fake_engine, tmp_path / "pb", "pb", BOUNDS)
     question = "What is disintegrated PAC-Bayes?"
     r = _ranked_first(engine, question, "pb#1")
-    won = named_runner_up(Query(question=question), r, engine.retriever, LOOSE, [], None)
+    won = named_runner_up(Trial(Query(question=question), r, engine.retriever, LOOSE, [], None))
     assert [h.paper_id for h, _, _ in won] == ["pb#2"]
     assert {c.paper_id for c in engine.ask(question).citations} == {"pb#2"}
 

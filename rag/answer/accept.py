@@ -33,7 +33,7 @@ from rag.answer.selection import (
 )
 from rag.retrieval.retriever import Retrieval, Retriever
 from rag.text.normalize import writes_name
-from rag.types import Hit, Paper
+from rag.types import Hit, Paper, Query
 
 Accepted = list[tuple[Hit, list[Evidence], Features]]
 
@@ -252,13 +252,35 @@ def listed(question_run: Accepted, added: Accepted, answers_alternative: bool, *
     return [a if i < LIST_QUOTED_TWICE else (a[0], a[1][:1], a[2]) for i, a in enumerate(out[:cap])]
 
 
-def answers_alone(
-    question: str, hit: Hit, r: Retrieval, retriever: Retriever, why: list[str], *, bar: Bar, ask_vec: np.ndarray | None
-) -> Accepted:
+@dataclass
+class Trial:
+    """What a runner-up stage reads (`runner_up`, `described`, `described_as`): the query, its
+    retrieval (whose `hits` a winner reorders), the retriever, the bar a paper must clear, the
+    explanation being written and the ask clause's vector."""
+
+    query: Query
+    r: Retrieval
+    retriever: Retriever
+    bar: Bar
+    why: list[str]
+    ask_vec: np.ndarray | None
+
+
+def answers_alone(t: Trial, hit: Hit, *, bar: Bar | None = None) -> Accepted:
     """A runner-up tried as the one paper that answers (a named, described or titled paper the
-    first did not match); when it answers, it leads `r.hits`, so the sources list it first."""
+    first did not match), by `bar` (else the trial's); when it answers, it leads `t.r.hits`, so
+    the sources list it first."""
+    r = t.r
     won = accept(
-        question, Retrieval([hit], r.query_vec, r.sentence_rank), [], False, 1, retriever, why, bar=bar, ask_vec=ask_vec
+        t.query.question,
+        Retrieval([hit], r.query_vec, r.sentence_rank),
+        [],
+        False,
+        1,
+        t.retriever,
+        t.why,
+        bar=bar if bar is not None else t.bar,
+        ask_vec=t.ask_vec,
     )
     if won:
         r.hits = [hit] + [h for h in r.hits if h.paper_id != hit.paper_id]

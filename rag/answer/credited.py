@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
+from rag.answer.shaped import refused
 from rag.index.snapshot import Snapshot
 from rag.text.normalize import content_stems
-from rag.types import REFUSAL, Answer, Closest, Paper, SentenceCheck
+from rag.types import Answer, Closest, Paper, Query, SentenceCheck
 
 _ASKS_ORIGIN = re.compile(
     r"^\s*who\s+(?:first\s+)?(?:proposed|introduced|developed|created|invented|coined|defined)\b", re.I
@@ -54,12 +55,13 @@ def _introduces(sentence: str, stems: set[str]) -> bool:
     return False
 
 
-def credited(question: str, asked: str, inner: Answer, snap: Snapshot) -> Answer | None:
+def credited(query: Query, asked: str, inner: Answer, snap: Snapshot) -> Answer | None:
     """The answer to "who introduced <asked>?" from the sentence of the paper `inner` (the
     answer to "What is <asked>?") cites first that writes every word of `asked` and credits it
     to someone; the refusal when every sentence that writes it is on earlier work; None when the
     question asks something else, or the paper may have introduced it."""
     stems = set(content_stems(asked))
+    question = query.question
     if not stems or not inner.citations or _ASKS_ORIGIN.match(question) is None:
         return None
     paper = snap.papers[inner.citations[0].paper_id]
@@ -68,7 +70,7 @@ def credited(question: str, asked: str, inner: Answer, snap: Snapshot) -> Answer
         None,
     )
     if quote is None:
-        return _not_theirs(question, asked, stems, paper, inner, snap)
+        return _not_theirs(query, asked, stems, paper, inner, snap)
     builder = CitationBuilder()
     n = builder.cite(paper, quote)
     text = display_sentence(quote)
@@ -77,7 +79,7 @@ def credited(question: str, asked: str, inner: Answer, snap: Snapshot) -> Answer
 
 
 def _not_theirs(
-    question: str, asked: str, stems: set[str], paper: Paper, inner: Answer, snap: Snapshot
+    query: Query, asked: str, stems: set[str], paper: Paper, inner: Answer, snap: Snapshot
 ) -> Answer | None:
     """The refusal unless the paper presents `asked` as its own: in its title or label, or in
     a sentence that introduces it ("we propose X", "a new … X", "called X") together with its
@@ -90,7 +92,7 @@ def _not_theirs(
     if max((_share(stems, w) for w in introducing), default=_share(stems, own)) < WRITTEN_SHARE:
         written = own.union(*(content_stems(q) for q in quotes))
         uses = f"; {paper.label} uses it" if _share(stems, written) >= WRITTEN_SHARE else ""
-        return _refusal(question, f"No indexed abstract says who introduced {asked.strip()}{uses}.", inner, snap)
+        return _refusal(query, f"No indexed abstract says who introduced {asked.strip()}{uses}.", inner, snap)
     return None
 
 
@@ -98,15 +100,11 @@ def _share(stems: set[str], written: set[str]) -> float:
     return sum(s in written for s in stems) / len(stems)
 
 
-def _refusal(question: str, note: str, inner: Answer, snap: Snapshot) -> Answer:
-    closest = [Closest(paper_id=s.paper_id, label=snap.papers[s.paper_id].label, score=s.score) for s in inner.sources]
-    return Answer(
-        question=question,
-        answer=REFUSAL,
-        refused=True,
-        backend="extractive",
-        latency_ms=0.0,
-        note=note,
-        sources=inner.sources,
-        closest=closest[:3],
-    )
+def _refusal(query: Query, note: str, inner: Answer, snap: Snapshot) -> Answer:
+    """The refusal saying why, with the papers `inner` found as its sources and closest."""
+    a = refused(query, note)
+    a.sources = inner.sources
+    a.closest = [
+        Closest(paper_id=s.paper_id, label=snap.papers[s.paper_id].label, score=s.score) for s in inner.sources[:3]
+    ]
+    return a

@@ -8,12 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-import numpy as np
-
-from rag.answer.accept import Accepted, Bar, answers_alone
-from rag.retrieval.retriever import Retrieval, Retriever
+from rag.answer.accept import Accepted, Trial, answers_alone
+from rag.retrieval.retriever import Retriever
 from rag.text.normalize import content_stems
-from rag.types import Answer, Query
+from rag.types import Answer
 
 # "Which paper proposes …?", "Is there a paper that introduces …?", "paper with a …": the
 # question identifies one paper by what it describes.
@@ -34,21 +32,14 @@ def asks_which_paper(question: str) -> bool:
     return _WHICH_PAPER.search(question) is not None
 
 
-def described_runner_up(
-    query: Query,
-    r: Retrieval,
-    accepted: Accepted,
-    retriever: Retriever,
-    bar: Bar,
-    why: list[str],
-    ask_vec: np.ndarray | None,
-) -> Accepted:
+def described_runner_up(t: Trial, accepted: Accepted) -> Accepted:
     """ "Which paper proposes a dual-sampling framework for diffusion models?": the paper that
     writes the question's rare words (`RARE_MAX_PAPERS`), when the answer's paper writes fewer
     of them and that paper has a sentence among the question's closest (`r.sentence_rank`) and
     answers (clearly, when no paper did). At 2,416 papers the paper meant ranked 17th: first
     by its sentence and by BM25 over whole abstracts, far by its abstract's centroid; diffusion
     papers close on every signal outranked it, and the first answered, cited."""
+    query, r, retriever = t.query, t.r, t.retriever
     if not asks_which_paper(query.question) or not (accepted or r.hits):
         return accepted
     snap = retriever.snapshot
@@ -68,10 +59,9 @@ def described_runner_up(
     # compressing language models") has a paper sharing its rarer words too.
     if not hits:
         return accepted
-    challenger = bar if accepted else replace(bar, strong=True)
-    won = answers_alone(query.question, hits[0], r, retriever, why, bar=challenger, ask_vec=ask_vec)
+    won = answers_alone(t, hits[0], bar=t.bar if accepted else replace(t.bar, strong=True))
     if won:
-        why.append(f"description: {hits[0].paper_id} writes the question's rare words {sorted(rare)}, {first} fewer")
+        t.why.append(f"description: {hits[0].paper_id} writes the question's rare words {sorted(rare)}, {first} fewer")
         return won
     return accepted
 

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
-from rag.answer.accept import Accepted, Bar, answers_alone
-from rag.retrieval.retriever import Retrieval, Retriever
+from rag.answer.accept import Accepted, Trial, answers_alone
 from rag.text.normalize import content_stems
-from rag.types import Hit, Query
+from rag.types import Hit
 
 # Its words are no determiners: "the recovery algorithm in the paper" describes no paper.
 _DESCRIBED = re.compile(
@@ -46,20 +43,13 @@ def description(question: str) -> set[str]:
     return stems
 
 
-def described_paper(
-    query: Query,
-    r: Retrieval,
-    accepted: Accepted,
-    retriever: Retriever,
-    bar: Bar,
-    why: list[str],
-    ask_vec: np.ndarray | None,
-) -> Accepted:
+def described_paper(t: Trial, accepted: Accepted) -> Accepted:
     """The answer from the paper the question's description fits: when the answering (or first)
     paper's title lacks a word of the description and the title of one of the first few papers
     has them all, that paper answers, or nobody does (it was the paper meant, and its abstract
     does not say)."""
-    stems = description(query.question)
+    r = t.r
+    stems = description(t.query.question)
     if not stems or not r.hits:
         return accepted
     first = accepted[0][0] if accepted else r.hits[0]
@@ -71,8 +61,8 @@ def described_paper(
     if not fitting:  # described in other words than a title's: nothing to go by
         return accepted
     meant = fitting[0]
-    why.append(f"described as {sorted(stems)}: {meant.paper_id}'s title fits, {first.paper_id}'s does not")
-    return answers_alone(query.question, meant, r, retriever, why, bar=bar, ask_vec=ask_vec)
+    t.why.append(f"described as {sorted(stems)}: {meant.paper_id}'s title fits, {first.paper_id}'s does not")
+    return answers_alone(t, meant)
 
 
 def _title_stems(hit: Hit) -> set[str]:

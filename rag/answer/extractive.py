@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, accept, listed, near_best
+from rag.answer.accept import LOOSE, STRICT, Accepted, Bar, Trial, accept, listed, near_best
 from rag.answer.cite import CitationBuilder, cited_answer, display_sentence
 from rag.answer.clauses import ask_clause
 from rag.answer.conversation import Focus, resolve_focus
@@ -170,12 +170,11 @@ def compose(
         discussed=discussed or [],
     )
     if not multi and not focus:
-        accepted = near_tie(query, r, accepted, retriever, bar, why, ask_vec)
-    if not multi and not focus and not accepted:
-        accepted = named_runner_up(query, r, retriever, bar, why, ask_vec)
-    if not multi and not focus:
-        accepted = described_runner_up(query, r, accepted, retriever, bar, why, ask_vec)
-        accepted = described_paper(query, r, accepted, retriever, bar, why, ask_vec)
+        trial = Trial(query, r, retriever, bar, why, ask_vec)
+        accepted = near_tie(trial, accepted)
+        accepted = accepted or named_runner_up(trial)
+        accepted = described_runner_up(trial, accepted)
+        accepted = described_paper(trial, accepted)
     if multi:
         accepted = listed(accepted, *_by_alternative(query, retriever, why, vecs), deep=deep)
     a = _build(query.question, accepted, multi, retriever)

@@ -261,7 +261,7 @@ def _from_records(query: Query, retriever: Retriever) -> Answer | None:
     if asked is not None:
         field, rest = asked
         inner = answer(query.model_copy(update={"question": f"What is {rest or 'it'}?", "explain": False}), retriever)
-        return credited(query.question, rest, inner, snap) or from_record(query.question, field, inner, snap.papers)
+        return credited(query, rest, inner, snap) or from_record(query.question, field, inner, snap.papers)
     # The conversation's papers are looked up only for a question that asks for someone's papers
     asks = bool(query.history) and asks_papers_by(query.question)
     theirs = by_authors_of(query.question, resolve_focus(query, retriever).papers, snap) if asks else None

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
-from rag.answer.accept import Accepted, Bar, accept, answers_alone, pool_rare_stems
+from rag.answer.accept import Accepted, Trial, accept, answers_alone, pool_rare_stems
 from rag.answer.names import (
     NAME_MAX_PAPERS,
     asks_what_name_is,
@@ -19,20 +17,11 @@ from rag.answer.names import (
     written,
 )
 from rag.answer.ties import REFUSED_TIE_MARGIN, REFUSED_TIE_RATIO, REFUSED_TIE_TERMS, prefer_covering
-from rag.retrieval.retriever import Retrieval, Retriever
+from rag.retrieval.retriever import Retrieval
 from rag.text.normalize import squash
-from rag.types import Query
 
 
-def near_tie(
-    query: Query,
-    r: Retrieval,
-    accepted: Accepted,
-    retriever: Retriever,
-    bar: Bar,
-    why: list[str],
-    ask_vec: np.ndarray | None,
-) -> Accepted:
+def near_tie(t: Trial, accepted: Accepted) -> Accepted:
     """The paper that wins a near tie for first place (see `prefer_covering`), if it answers:
     clearly (its best sentence close, see `Bar.strong`) when the first paper does not. Short of
     that bar, a tie turned refusals of questions no paper answers into answers from a runner-up
@@ -40,7 +29,8 @@ def near_tie(
     lead in the question's words suffice (`REFUSED_TIE_RATIO`, `REFUSED_TIE_MARGIN`): the first
     paper lacks the asked detail, a runner-up that has it and is clearly on the question answers. When the challenger wins,
     `r.hits` takes its order, so the sources list it first too."""
-    vocab = retriever.snapshot.vocabulary
+    query, r = t.query, t.r
+    vocab = t.retriever.snapshot.vocabulary
     hits = prefer_covering(query.question, r.hits, vocab)
     if hits[0] is r.hits[0] and not accepted:
         hits = prefer_covering(
@@ -53,28 +43,26 @@ def near_tie(
         )
     if hits[0] is r.hits[0]:
         return accepted
-    challenger = bar if accepted else replace(bar, strong=True)
+    challenger = t.bar if accepted else replace(t.bar, strong=True)
     won = accept(
         query.question,
         Retrieval(hits, r.query_vec, r.sentence_rank),
         [],
         False,
         query.top_k,
-        retriever,
-        why,
+        t.retriever,
+        t.why,
         bar=challenger,
-        ask_vec=ask_vec,
+        ask_vec=t.ask_vec,
     )
     if not won:
         return accepted
-    why.append(f"near tie: {hits[0].paper_id} uses more of the question's words than {r.hits[0].paper_id}")
+    t.why.append(f"near tie: {hits[0].paper_id} uses more of the question's words than {r.hits[0].paper_id}")
     r.hits = hits
     return won
 
 
-def named_runner_up(
-    query: Query, r: Retrieval, retriever: Retriever, bar: Bar, why: list[str], ask_vec: np.ndarray | None
-) -> Accepted:
+def named_runner_up(t: Trial) -> Accepted:
     """ "What is the One-Step Generalization Ratio?" when the first paper never writes the name
     (at 2,416 papers a paper on flow VI ranked first): the first retrieved paper that does, if
     the name is rare (`NAME_MAX_PAPERS`) and that paper answers. Only for a question that asks
@@ -82,6 +70,7 @@ def named_runner_up(
     paper that uses CIFAR-10 (dev's near misses, answered wrongly when this was tried on every
     question). The name's rare lowercase words count as its letters do ("What is disintegrated
     PAC-Bayes?": the paper that writes "disintegrated", see `accept.pool_rare_stems`)."""
+    query, r, retriever = t.query, t.r, t.retriever
     if not asks_what_name_is(query.question) or len(r.hits) < 2:
         return []
     snap = retriever.snapshot
@@ -123,7 +112,7 @@ def named_runner_up(
     if h is None:
         return []
     first = r.hits[0].paper_id
-    won = answers_alone(query.question, h, r, retriever, why, bar=bar, ask_vec=ask_vec)
+    won = answers_alone(t, h)
     if won:
-        why.append(f"names: {h.paper_id} writes the question's names, {first} does not")
+        t.why.append(f"names: {h.paper_id} writes the question's names, {first} does not")
     return won

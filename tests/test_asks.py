@@ -824,3 +824,20 @@ def test_a_topic_set_first_leads(question: str, named: str) -> None:
     assert first.met_by(named) and not first.met_by("Accuracy drops by 3%.")
     later = needs("What BLEU does it get on Stack Overflow?", text="Stack Overflow. BLEU 3.")
     assert not any(n.name.startswith("the named") for n in later)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        # a count stated against another quantity answers "how many"
+        ("The model is identifiable with a number of observables equal to the number of parameters.", True),
+        ("The observables needed grow linearly in the dimension.", True),
+        ("Previous bounds on the observables needed were exponential in the number of parameters.", True),
+        # a relation word that is no relation ("linear observables"), or before the noun
+        ("We study linear observables of the latent layer.", False),
+        ("Equal to the latents, observables are binary.", False),
+    ],
+)
+def test_a_count_stated_against_another_quantity_answers_how_many(sentence: str, met: bool) -> None:
+    (need,) = needs("How many observables are needed?", text="binary observables and latents")
+    assert need.met_by(sentence) is met

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rag.answer.asks import needs
-from rag.answer.counts import order_needs
+from rag.answer.orders import order_needs
 
 UPPER = "We show that the expected $\\ell_2$ error of our algorithm is $O(n^{k-1})$."
 LOWER = "Any such algorithm has expected $\\ell_2$ error $\\Omega(n^{k-1})$."

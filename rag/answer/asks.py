@@ -7,12 +7,13 @@ import re
 from collections.abc import Callable
 
 from rag.answer.clauses import asked_part
-from rag.answer.counts import PAPER_HEADS, SKIP_NOUNS, number_needs, order_needs
+from rag.answer.counts import PAPER_HEADS, SKIP_NOUNS, number_needs
 from rag.answer.entities import asks_entities, entity_need, names_other_than
 from rag.answer.guarantees import guarantee_needs
 from rag.answer.kinds import kind_need
 from rag.answer.lists import list_needs
 from rag.answer.need import Need, all_of, any_of, matches, mentions, near
+from rag.answer.orders import order_needs
 from rag.answer.proposal import proposal_needs
 from rag.answer.ranks import rank_needs
 

@@ -67,21 +67,6 @@ _RATE_FORM = re.compile(
     r"|\$[^$]*(?:\\log|\\frac|/|\^)[^$]*\$",
     re.I,
 )
-# "What running time / expected error / regret does it achieve?": the sentence that states it
-# in big-O notation answers, wherever it ranks (a lower bound in Omega only when one is asked).
-_ASKS_ORDER = re.compile(
-    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:running\s+time|time\s+complexity|complexity|error|regret|rate|bound)s?\b",
-    re.I,
-)
-# A rate that is a setting or a share, not an order of growth ("what learning rate").
-_NOT_ORDER = re.compile(
-    r"\b(?:learning|success|error|hit|win|acceptance|dropout|sampling|frame|bit|data|compression|token|refusal)[- ]rates?\b",
-    re.I,
-)
-_UPPER_ORDER = r"(?<![A-Za-z])O\s*\(|\\mathcal\{O\}|\\(?:tilde|widetilde)\{(?:O|\\mathcal\{O\})\}|\\Theta\b"
-_ORDER = re.compile(_UPPER_ORDER)
-_ANY_ORDER = re.compile(_UPPER_ORDER + r"|\\Omega\b")
-_LOWER_BOUND = re.compile(r"\blower[- ]bounds?\b", re.I)
 _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)
 _HAS_PERCENT = re.compile(r"%|\bper\s?cent", re.I)
 SKIP_NOUNS = {"times", "ways", "steps", "things", "examples", "cases", "kinds", "types", "others", "each", "the"}
@@ -122,7 +107,30 @@ def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str],
         return any_of(near_noun, _number_of_compute)
     if _is_latency(measure):  # "what per-token latency": "0.108s/token"
         return any_of(near_noun, matches(_DURATION))
-    return any_of(near_noun, _number_near(measure)) if measure and _SPEEDUP.match(measure) else near_noun
+    if measure and _SPEEDUP.match(measure):
+        return any_of(near_noun, _number_near(measure))
+    return any_of(near_noun, _counted_against(noun))
+
+
+# A count stated against another quantity: "a number of observables equal to the number of
+# parameters", "samples linear in the dimension" (the word, then "in" or "to").
+_RELATION = re.compile(
+    r"(?:equal|proportional|(?:sub|super)?linear(?:ly)?|quadratic(?:ally)?|polynomial(?:ly)?|exponential(?:ly)?)", re.I
+)
+
+
+def _counted_against(noun: str) -> Callable[[str], bool]:
+    stems = set(content_stems(noun))
+
+    def check(sentence: str) -> bool:
+        tokens = _NUMBER_TOKEN.findall(rejoined(sentence))
+        at_noun = [i for i, t in enumerate(tokens) if stems & set(content_stems(t))]
+        at_relation = [
+            j for j, t in enumerate(tokens[:-1]) if _RELATION.fullmatch(t) and tokens[j + 1].lower() in ("in", "to")
+        ]
+        return any(0 < j - i <= NEAR_WORDS for i in at_noun for j in at_relation)
+
+    return check
 
 
 _COMPUTE = re.compile(r"^comput(?:e|ation|ing)$", re.I)
@@ -279,12 +287,3 @@ def number_needs(question: str, text: str) -> list[Need]:
     if _PERCENT.search(question):
         out.append(Need("a percentage", matches(_HAS_PERCENT)))
     return out
-
-
-def order_needs(question: str, text: str) -> list[Need]:
-    """An order of growth asked for (`_ASKS_ORDER`) of a paper that writes one: the sentence
-    with it leads. It never refuses: a rate may be stated in words ("linearly")."""
-    order = _ANY_ORDER if _LOWER_BOUND.search(question) else _ORDER
-    if not _ASKS_ORDER.search(question) or _NOT_ORDER.search(question) or not order.search(text):
-        return []
-    return [Need("an order of growth", matches(order), required=False, specific=True)]

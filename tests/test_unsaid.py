@@ -26,6 +26,9 @@ ABSTRACT = (
         ("Does BlockBoost give lower bounds on precision?", None),  # one word of it is there
         ("What does BlockBoost use instead of neural networks?", None),  # not a yes/no question
         ("Is BlockBoost?", None),  # nothing asked beyond the name
+        # "learn" is there, but not the thing learned
+        ("Does BlockBoost learn neural embeddings?", "not in the paper: emb"),
+        ("Does BlockBoost learn hash codes for images?", None),  # the thing learned is there
     ],
 )
 def test_unsaid_property(question: str, unsaid: str | None) -> None:

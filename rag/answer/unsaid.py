@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from rag.answer.acronyms import acronym_stems
+from rag.answer.asked_object import object_head
 from rag.answer.guarantees import theory_forms
 from rag.answer.selection import question_terms
 from rag.corpus.label import display_label
@@ -49,7 +50,9 @@ def unsaid_property(question: str, label: str, terms: list[str], have: set[str] 
     """For a yes/no question about one paper (named, or the one discussed), the asked property
     when not one of its words is in the paper: "Does BlockBoost use neural networks?" of a
     boosting method's abstract that never writes "neural" or "network". The abstract cannot
-    confirm or deny it, and its sentences about the paper would read as an answer."""
+    confirm or deny it, and its sentences about the paper would read as an answer. Nor when
+    it writes the verb but not the thing asked about (`asked_object.object_head`: "Does it
+    quantize the model weights?" of a method that quantizes a cache)."""
     asked = _unsaid_stems(question, label, terms, have)
     return f"not in the paper: {' '.join(asked)}" if asked else None
 
@@ -67,7 +70,12 @@ def _unsaid_stems(question: str, label: str, terms: list[str], have: set[str] | 
         return []
     name = set(content_stems(label))
     asked = [t for t in terms if t not in name]
-    return [] if not asked or any(t in have for t in asked) else asked
+    if not asked:
+        return []
+    if not any(t in have for t in asked):
+        return asked
+    head = object_head(question, name)
+    return [head] if head and head not in have else []
 
 
 def unsaid_note(question: str, focus: list[str], snap: Snapshot) -> str | None:

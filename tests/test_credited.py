@@ -89,3 +89,15 @@ def test_who_introduced_what_the_paper_does_not_present_as_its_own_is_refused(
     engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], abstract], META)
     a = engine.ask(question)
     assert a.refused and "Lovelace" not in a.answer
+
+
+def test_who_introduced_a_thing_pointed_at_in_a_follow_up(fake_engine: Engine, tmp_path: Path) -> None:
+    # "that setting" is not a name the abstract writes: the sentence that credits answers.
+    engine = with_records(fake_engine, tmp_path / "x", "x", [*SMALL[:3], CREDITING], META)
+    history = [
+        {"role": "user", "content": "How do curiosity bonuses help exploration?"},
+        {"role": "assistant", "content": "Curiosity solves 12 of 15 hard exploration games.", "paper_ids": ["x#4"]},
+    ]
+    a = engine.ask("Who introduced that idea?", history=history)
+    assert "Schmidhuber" in a.answer and "Lovelace" not in a.answer
+    assert [c.paper_id for c in a.citations] == ["x#4"]

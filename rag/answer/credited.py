@@ -25,6 +25,9 @@ _CREDITS = re.compile(
     re.I,
 )
 
+# "that setting", "this problem", "these models": a thing the conversation has named, pointed at.
+_POINTED = re.compile(r"(?:this|that|these|those)\s+[a-z][\w-]*", re.I)
+
 # Of the words of what is asked, this share must be in the title or introducing sentence of a
 # paper credited with it (one of four may be put otherwise).
 WRITTEN_SHARE = 0.75
@@ -65,10 +68,14 @@ def credited(query: Query, asked: str, inner: Answer, snap: Snapshot) -> Answer 
     if not stems or not inner.citations or _ASKS_ORIGIN.match(question) is None:
         return None
     paper = snap.papers[inner.citations[0].paper_id]
-    quote = next(
-        (q for _, q in snap.paper_quotes(paper.paper_id) if _CREDITS.search(q) and stems <= set(content_stems(q))),
-        None,
-    )
+    quotes = [q for _, q in snap.paper_quotes(paper.paper_id)]
+    if _POINTED.fullmatch(asked.strip()):
+        # "Who introduced that setting?" names the thing by pointing: the paper's sentence that
+        # credits something to someone answers, those "What is that setting?" quoted first.
+        quoted = [c.quote for c in inner.citations if c.paper_id == paper.paper_id]
+        quote = next((q for q in [*quoted, *quotes] if _CREDITS.search(q)), None)
+    else:
+        quote = next((q for q in quotes if _CREDITS.search(q) and stems <= set(content_stems(q))), None)
     if quote is None:
         return _not_theirs(query, asked, stems, paper, inner, snap)
     builder = CitationBuilder()

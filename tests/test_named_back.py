@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rag.answer.conversation import moves_on
+from rag.answer.conversation import after_moving_on, moves_on
 from rag.engine import Engine
 from tests.conftest import SMALL, SMALL_META, with_records
 
@@ -70,6 +70,29 @@ def test_what_moves_the_conversation_on(question: str, moves: bool) -> None:
     assert moves_on(question) is moves
 
 
+@pytest.mark.parametrize(
+    ("question", "alone"),
+    [
+        ("Now switch topics: what does the paper on X prove?", "What does the paper on X prove?"),
+        ("Changing the subject, which papers study fairness?", "Which papers study fairness?"),
+        ("OK, moving on. Which benchmark does it use?", "Which benchmark does it use?"),
+        ("Switching gears what is GraphMix?", "What is GraphMix?"),
+        ("What does the new topic model learn?", None),  # no lead-in
+        ("Is there a paper on switching topics in dialogue?", None),
+        ("Let us switch topics", None),  # nothing asked after it
+    ],
+)
+def test_a_lead_in_that_moves_on_is_no_part_of_the_question(question: str, alone: str | None) -> None:
+    assert after_moving_on(question) == alone
+
+
+def test_a_question_that_moves_on_is_asked_as_if_alone(engine: Engine) -> None:
+    q = "What is Cora?"
+    alone = engine.ask(q)
+    moved = engine.ask(f"Now, switching topics: {q[0].lower()}{q[1:]}", history=TWO_PAPERS)
+    assert moved.answer == alone.answer and {c.paper_id for c in moved.citations} == {"x#5"}
+
+
 def test_going_back_by_title_words_among_the_conversations_papers(fake_engine: Engine, tmp_path: Path) -> None:
     # Two titles hold "regularizing graph networks"; the conversation discussed one of them.
     corpus = [*CORPUS, "We scale graph attention to a billion edges with a new sparse kernel."]
@@ -108,3 +131,20 @@ def test_a_user_turn_matching_several_papers_offers_no_list(engine: Engine) -> N
     ]
     a = engine.ask("How much does it improve accuracy over backbones?", history=history)
     assert {c.paper_id for c in a.citations} == {"x#1"} and "3.5%" in a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["Is there another paper on graph attention networks?", "Any other works on graph attention networks?"]
+)
+def test_asking_for_another_paper_sets_the_discussed_one_aside(
+    fake_engine: Engine, tmp_path: Path, question: str
+) -> None:
+    corpus = [*CORPUS, "We scale graph attention networks to a billion edges with a new sparse kernel."]
+    engine = with_records(fake_engine, tmp_path / "x", "x", corpus, [*META, {"paper_id": "x#6"}])
+    history = [
+        {"role": "user", "content": "Is there a regularizer for graph networks?"},
+        {"role": "assistant", "content": "GraphMix mixes node features.", "paper_ids": ["x#1"]},
+    ]
+    a = engine.ask(question, history=history)
+    cited = {c.paper_id for c in a.citations}
+    assert "x#6" in cited and "x#1" not in cited

@@ -311,3 +311,23 @@ def test_a_list_is_asked_only_by_the_wh_phrase(question: str, multi: bool) -> No
 )
 def test_a_list_asked_of_a_named_paper_is_about_that_paper(question: str, labels: list[str], one_paper: bool) -> None:
     assert asked_of(question, labels) is one_paper
+
+
+def test_the_first_one_of_papers_named_one_turn_at_a_time(fake_engine: Engine, tmp_path: Path) -> None:
+    # No answer listed both: "the first one" is the first the conversation named, not the last
+    # one it was about (which answered, cited, from the wrong paper).
+    history = [
+        {"role": "user", "content": "Which paper designs protein backbones?"},
+        {"role": "assistant", "content": "FoldNet, a diffusion model for protein backbones."},
+        {"role": "user", "content": "And one that shrinks language models?"},
+        {"role": "assistant", "content": "TinyQuant stores weights in few bits."},
+    ]
+    engine = fake_engine
+    engine.ingest([tmp_path / "corpus"])
+    a = engine.ask("How many folds did the first one design?", history=history)
+    assert {c.paper_id for c in a.citations} == {"small#2"} and "120" in a.answer
+    b = engine.ask("How many bits does the second one use?", history=history)
+    assert {c.paper_id for c in b.citations} == {"small#3"}
+    # "the first method" may be one of the last paper's methods: no pointer to a paper
+    c = engine.ask("How many bits does the first method store weights in?", history=history)
+    assert {x.paper_id for x in c.citations} == {"small#3"}

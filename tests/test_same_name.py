@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from rag.answer.turns import turn_papers
 from rag.engine import Engine
-from tests.conftest import with_records
+from tests.conftest import SMALL, SMALL_META, with_records
 
 PAPERS = [
     "Subpopulation shifts hurt classifiers. We develop group-aware priors over network parameters. "
@@ -91,3 +92,22 @@ def test_a_comparison_naming_a_shared_label_compares_each_namesake(fake_engine: 
     assert a.explain and "the question compares ['ad#2', 'ad#1', 'ad#3']" in a.explain[0]  # the closest first
     assert "ad#2" in {c.paper_id for c in a.citations} <= {"ad#1", "ad#2", "ad#3"}
     assert a.note and a.note.index("Editing Facts") < a.note.index("Grasp Planning")
+
+
+def test_a_turn_naming_a_shared_title_head_means_the_paper_whose_rest_it_writes(
+    fake_engine: Engine, tmp_path: Path
+) -> None:
+    # Both titles open with "Open Problem:"; the user's words write the rest of one of them.
+    meta = [dict(m) for m in SMALL_META]
+    meta[1]["title"] = "Open Problem: Protein Backbones by Diffusion"
+    meta[2]["title"] = "Open Problem: Two-Bit Language Models"
+    engine = with_records(fake_engine, tmp_path / "x", "x", SMALL, meta)
+    history = [
+        {"role": "user", "content": "What is the open problem about two-bit language models?"},
+        {"role": "assistant", "content": "It asks how few bits a phone model needs."},
+    ]
+    snap = engine.retriever.snapshot
+    assert turn_papers(history[0], snap) == ["x#3"]
+    assert turn_papers({"role": "user", "content": "Which open problem papers are there?"}, snap) == ["x#2", "x#3"]
+    a = engine.ask("How much of the accuracy does it keep?", history=history)
+    assert {c.paper_id for c in a.citations} == {"x#3"} and "98%" in a.answer

@@ -30,8 +30,34 @@ _MOVES_ON = re.compile(
 )
 
 
+_PAPER_BY_POSITION = re.compile(
+    r"\bthe\s+(?:first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+(?:one|paper|work|study)\b"
+    r"|\bthe\s+(?:former|latter)\b",
+    re.I,
+)
+
+
 def moves_on(question: str) -> bool:
     return bool(_MOVES_ON.search(question))
+
+
+# "Now, switching topics: what does …?": a lead-in that only says the question moves on.
+_MOVING_ON_LEAD = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|now|alright|all\s+right|next)\b[\s,]*)*(?:let'?s\s+)?(?:"
+    r"(?:switch(?:ing)?|chang(?:e|ing))\s+(?:the\s+)?(?:topics?|subjects?|gears)|moving\s+on|on\s+another\s+note"
+    r"|(?:a\s+)?(?:new|different|separate|unrelated)\s+(?:topic|subject|question))"
+    r"\s*(?:[:,;.!\u2013\u2014-]+\s*|\s+(?=(?:what|which|who|how|why|when|where|is|are|does|do|can)\b))",
+    re.I,
+)
+
+
+def after_moving_on(question: str) -> str | None:
+    """The question after a lead-in that says it moves on ("Now switch topics: what does the
+    paper on X prove?" -> "what does the paper on X prove?"), else None: the lead-in is no
+    part of what is asked, and read with it a paper's own question matched it less."""
+    m = _MOVING_ON_LEAD.match(question)
+    rest = question[m.end() :].strip() if m else ""
+    return rest[:1].upper() + rest[1:] if len(rest.split()) >= 3 else None
 
 
 # Title and label words too common in the corpus to single a paper out.
@@ -111,6 +137,11 @@ def _resolve_focus(query: Query, retriever: Retriever) -> Focus:
     if len(per_turn[-1]) < 2 and history[-1].get("role") == "assistant":  # the list just offered
         pointed = _pointed_in_pair(query.question, str(history[-1].get("content", "")), retriever)
     pointed = pointed or pointed_papers(query.question, per_turn, snap, asked)
+    if not pointed and _PAPER_BY_POSITION.search(query.question):
+        # "The first one" of papers the conversation named one turn at a time: no answer
+        # listed them together, so their order is the order they were named in. Only a paper's
+        # own pointers: "the second method" may be one of a paper's methods.
+        pointed = by_position(query.question, discussed, [])
     if pointed:
         return Focus(pointed, explicit=True, why=f"the question points at {pointed}", discussed=discussed)
     # The last exchange decides: an older turn's paper is not what "it" means after the

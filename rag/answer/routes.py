@@ -10,11 +10,12 @@ import time
 from dataclasses import replace
 
 from rag.answer import extractive
+from rag.answer.another import as_asked_alone, asks_for_another
 from rag.answer.authored import AuthorRef, author_ref, ref_note
 from rag.answer.code_link import code_answer, code_asked
 from rag.answer.collection import asks_about_index, index_answer
 from rag.answer.compound import joined, record_part
-from rag.answer.conversation import resolve_focus
+from rag.answer.conversation import after_moving_on, resolve_focus
 from rag.answer.credited import credited
 from rag.answer.linked import Linked, link_note, read_links
 from rag.answer.more import asks_for_more, more_of
@@ -44,6 +45,11 @@ def answer(query: Query, retriever: Retriever) -> Answer:
     with retriever.pinned():
         t0 = time.perf_counter()
         query = query.model_copy(update={"question": check_question(query.question)})
+        alone = after_moving_on(query.question)
+        if alone is not None:  # it says it stands on its own: so it is asked
+            query = query.model_copy(update={"question": alone, "history": None})
+        if query.history and asks_for_another(query.question):
+            query = _besides_discussed(query, retriever)
         if asks_about_index(query.question):
             a = index_answer(query.question, retriever.snapshot.papers, query.papers)
             a.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
@@ -80,6 +86,17 @@ def answer(query: Query, retriever: Retriever) -> Answer:
             return _quoted(query, phrases, retriever) if phrases else extractive.answer(query, retriever)
         by_record.latency_ms = round((time.perf_counter() - t0) * 1000, 2)
         return by_record
+
+
+def _besides_discussed(query: Query, retriever: Retriever) -> Query:
+    """ "Is there another paper on X?": asked on its own, of the papers the conversation has
+    not discussed."""
+    focus = resolve_focus(query, retriever)
+    aside = set(focus.papers) | set(focus.discussed)
+    if not aside:
+        return query
+    allowed = [p for p in (query.papers or retriever.snapshot.papers) if p not in aside]
+    return query.model_copy(update={"question": as_asked_alone(query.question), "history": None, "papers": allowed})
 
 
 def _as_spelled(query: Query, respelled: str, read: list[tuple[str, str]], retriever: Retriever) -> Answer:

@@ -23,6 +23,7 @@ def turn_papers(turn: dict[str, object], snap: Snapshot, context: str = "") -> l
         found = named_in_answer(content, found, snap) or found
     else:  # so are they beside a paper the question names ("the paper on <title words>")
         found = [p for p in found if p in named_in_question(content, snap)] or found
+    found = _by_rest_of_title(content, found, snap)
     same_label = [g for g in snap.by_label(found).values() if len(g) > 1]
     for group in [*snap.shared_title_refs(content), *same_label]:
         inside = [p for p in group if p in found]
@@ -88,3 +89,22 @@ def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | Non
     stems = snap.vocabulary.paper_stems
     scored = sorted(((len(words & stems.get(p, set())), p) for p in pids), reverse=True)
     return scored[0][1] if scored[0][0] > scored[1][0] else None
+
+
+def _by_rest_of_title(content: str, found: list[str], snap: Snapshot) -> list[str]:
+    """Papers whose titles open with one head ("Open Problem: …") all match a turn that writes
+    it; the words of the rest of a title the turn also writes say which it means ("the open
+    problem about instance-optimal identity testing"). Unchanged when no title's rest is written."""
+    if len(found) < 2:
+        return found
+    titles = [snap.papers[p].title or "" for p in found]
+    heads = {t.split(":", 1)[0].strip().lower() for t in titles if ":" in t}
+    if len(heads) != 1 or any(":" not in t for t in titles):
+        return found
+    head = set(content_stems(next(iter(heads))))
+    words = set(content_stems(content))
+    score = {
+        p: len(words & (set(content_stems(t.split(":", 1)[1])) - head)) for p, t in zip(found, titles, strict=True)
+    }
+    top = max(score.values())
+    return [p for p in found if score[p] == top] if top > 0 else found

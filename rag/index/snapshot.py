@@ -15,6 +15,7 @@ from rag.index.authors import fold as fold_name
 from rag.index.bm25 import Bm25Index
 from rag.index.chunks import Record
 from rag.index.links import LinkIndex
+from rag.index.long_forms import long_form_table, long_forms_in
 from rag.index.mentions import Mentions, naming_labels
 from rag.index.spelling import Speller
 from rag.index.title_refs import TitleIndex
@@ -246,7 +247,17 @@ class Snapshot:
         keyed: dict[str, str] = dict(odd.get("", {}))
         for run in dict.fromkeys(_WORD_RUN.findall(question)):
             keyed.update(odd.get(run, {}))
-        return found | named_papers(question, keyed) | self._titles_in(question)
+        return (
+            found
+            | named_papers(question, keyed)
+            | self._titles_in(question)
+            | long_forms_in(question, self.long_forms, self.spaced_texts)
+        )
+
+    @cached_property
+    def long_forms(self) -> dict[tuple[str, ...], set[str]]:
+        """Naming labels' long forms ("rooted logistic objectives" for RLO), with their papers."""
+        return long_form_table(self.papers, self.naming)
 
     @cached_property
     def _whole_titles(self) -> dict[tuple[str, ...], list[tuple[list[str], str]]]:

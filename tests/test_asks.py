@@ -467,6 +467,8 @@ def test_a_name_written_as_words_is_in_the_squashed_text(name: str, text: str) -
         ("What convergence rate is proven?", "", "We prove linear convergence rates.", True),
         ("What convergence rate is proven?", "", "We prove an $O(1/\\sqrt{n})$ rate.", True),
         ("What convergence rate is proven?", "", "We prove that the method converges.", False),
+        ("What convergence rate is proven?", "", "It reaches the mini-max optimal convergence rate.", True),
+        ("What convergence rate is proven?", "", "It attains optimal rates.", True),
         # The paper's own benchmark answers "what benchmark was built"; not "which benchmarks did they use".
         (
             "What benchmark was built to evaluate code?",

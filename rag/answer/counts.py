@@ -64,7 +64,9 @@ _RATE_FORM = re.compile(
     r"\b(?:sub|super)?linear(?:ly)?\b|\b(?:quadratic|cubic|exponential|polynomial|logarithmic)(?:ly)?\b"
     r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root"
     # An expression in the variables: "$\\log(M)/n$", "$n^{-1/2}$", "$\\frac{d}{\\epsilon^2}$".
-    r"|\$[^$]*(?:\\log|\\frac|/|\^)[^$]*\$",
+    r"|\$[^$]*(?:\\log|\\frac|/|\^)[^$]*\$"
+    # A rate named by what it matches: "reaches the mini-max optimal convergence rate".
+    r"|\b(?:mini-?max|minimax)[- ]optimal\b|\boptimal\s+(?:convergence\s+|learning\s+|statistical\s+)?rates?\b",
     re.I,
 )
 _PERCENT = re.compile(r"\b(?:what|which)\s+percentage\b|\bby\s+what\s+percent", re.I)

@@ -1,5 +1,5 @@
-"""The thing a yes/no question asks a paper about: "Does it quantize the model weights too?"
-asks about weights. A paper that writes the verb but never that noun can say neither yes nor
+"""The thing a yes/no question asks a paper about: "Does it prune the attention heads too?"
+asks about heads. A paper that writes the verb but never that noun can say neither yes nor
 no, and its sentences on the verb read as an answer."""
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ def _subject_end(words: list[str], name: set[str]) -> int:
 
 
 def object_head(question: str, name: set[str]) -> str | None:
-    """The stem of the noun a "does it <verb> <object>?" question asks about ("Does it quantize
-    the model weights too?" -> "weight"; "Does it need retraining of the model?" -> "retrain").
+    """The stem of the noun a "does it <verb> <object>?" question asks about ("Does it prune
+    the attention heads too?" -> "head"; "Does it need relabelling of the data?" -> "relabel").
     None when the question has no plain object (a clause, a prepositional phrase, a measure),
     or its subject is not the paper (its name `name`, a pronoun or "the method")."""
     m = _DO.match(question)

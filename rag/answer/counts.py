@@ -65,7 +65,7 @@ _RATE_FORM = re.compile(
     r"|\bO\(|\\mathcal\{O\}|\\tilde|\\sqrt|\bsquare[- ]root"
     # An expression in the variables: "$\\log(M)/n$", "$n^{-1/2}$", "$\\frac{d}{\\epsilon^2}$".
     r"|\$[^$]*(?:\\log|\\frac|/|\^)[^$]*\$"
-    # A rate named by what it matches: "reaches the mini-max optimal convergence rate".
+    # A rate named by what it matches: "attains the minimax optimal rate".
     r"|\b(?:mini-?max|minimax)[- ]optimal\b|\boptimal\s+(?:convergence\s+|learning\s+|statistical\s+)?rates?\b",
     re.I,
 )
@@ -114,7 +114,7 @@ def _number_of(noun: str, measure: str | None, question: str) -> Callable[[str],
     return any_of(near_noun, _counted_against(noun))
 
 
-# A count stated against another quantity: "a number of observables equal to the number of
+# A count stated against another quantity: "a number of probes equal to the number of
 # parameters", "samples linear in the dimension" (the word, then "in" or "to").
 _RELATION = re.compile(
     r"(?:equal|proportional|(?:sub|super)?linear(?:ly)?|quadratic(?:ally)?|polynomial(?:ly)?|exponential(?:ly)?)", re.I

@@ -94,7 +94,7 @@ def _best_in_context(pids: list[str], context: str, snap: Snapshot) -> str | Non
 def _by_rest_of_title(content: str, found: list[str], snap: Snapshot) -> list[str]:
     """Papers whose titles open with one head ("Open Problem: …") all match a turn that writes
     it; the words of the rest of a title the turn also writes say which it means ("the open
-    problem about instance-optimal identity testing"). Unchanged when no title's rest is written."""
+    problem about sparse recovery"). Unchanged when no title's rest is written."""
     if len(found) < 2:
         return found
     titles = [snap.papers[p].title or "" for p in found]

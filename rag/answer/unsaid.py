@@ -52,7 +52,7 @@ def unsaid_property(question: str, label: str, terms: list[str], have: set[str] 
     boosting method's abstract that never writes "neural" or "network". The abstract cannot
     confirm or deny it, and its sentences about the paper would read as an answer. Nor when
     it writes the verb but not the thing asked about (`asked_object.object_head`: "Does it
-    quantize the model weights?" of a method that quantizes a cache)."""
+    prune the attention heads?" of a method that prunes tokens)."""
     asked = _unsaid_stems(question, label, terms, have)
     return f"not in the paper: {' '.join(asked)}" if asked else None
 

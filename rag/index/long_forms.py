@@ -1,7 +1,7 @@
-"""A label's long form as a name of its paper: "rooted logistic objectives" names the paper
-whose abstract writes "Rooted Logistic Objectives (RLO)" and is labelled RLO. A user types the
-words as often as the acronym; at 2,416 papers "What are rooted logistic objectives?" was
-answered from a logistic-regression paper whose centroid is closer to the question."""
+"""A label's long form as a name of its paper: "sparse tensor sketches" names the paper whose
+abstract writes "Sparse Tensor Sketches (STS)" and is labelled STS. A user types the words as
+often as the acronym; at 2,416 papers a question writing such a long form was answered from
+another paper whose centroid is closer to the question."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ def long_form_table(papers: Mapping[str, Paper], naming: set[str]) -> dict[tuple
     return out
 
 
-# A long form another abstract writes too is a term of the field ("sample average
-# approximation", "mean field games"), not one paper's name, though a paper's label abbreviates
+# A long form another abstract writes too is a term of the field ("graph neural
+# networks", "stochastic gradient descent"), not one paper's name, though a paper's label abbreviates
 # it. (Two: at 2,416 papers it named such papers; one dev question gained, one test question was
 # refused.)
 LONG_FORM_MAX_PAPERS = 1
